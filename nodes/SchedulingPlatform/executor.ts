@@ -1,0 +1,126 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { inputProblem } from './inputChecks';
+import { fetchMany } from './transport/pagination';
+import { apiRequest } from './transport/request';
+import type { OperationDefinition, ParamSource, ResourceDefinitions } from './types';
+
+/**
+ * The one executor: runs the definition of the chosen resource and operation for every input item
+ * through the transport, keeping pairedItem and honouring Continue On Fail.
+ */
+
+function sourceOf(source: ParamSource): Exclude<ParamSource, string> {
+	return typeof source === 'string' ? { param: source } : source;
+}
+
+function label(properties: INodeProperties[], param: string): string {
+	const top = param.split('.');
+	const owner = properties.find((p) => p.name === top[0]);
+	const inner = top[1] && owner?.options?.find((o) => 'name' in o && o.name === top[1]);
+	return (inner && 'displayName' in inner ? inner.displayName : owner?.displayName) ?? param;
+}
+
+function setPath(target: IDataObject, path: string, value: unknown): void {
+	const keys = path.split('.');
+	let node = target;
+	for (const key of keys.slice(0, -1)) {
+		node = (node[key] ??= {}) as IDataObject;
+	}
+	node[keys[keys.length - 1]] = value as IDataObject[string];
+}
+
+class ItemRun {
+	constructor(
+		private readonly ctx: IExecuteFunctions,
+		private readonly itemIndex: number,
+		private readonly properties: INodeProperties[],
+	) {}
+
+	value(source: ParamSource): unknown {
+		const { param, check, sendEmpty } = sourceOf(source);
+		let value = this.ctx.getNodeParameter(param, this.itemIndex, undefined, { extractValue: true });
+		if (typeof value === 'string') value = value.trim();
+		const problem = check && inputProblem(check, value);
+		if (problem) {
+			throw new NodeOperationError(this.ctx.getNode(), `${label(this.properties, param)} ${problem}`, {
+				itemIndex: this.itemIndex,
+				description: `Item ${this.itemIndex + 1}: fix the value of "${label(this.properties, param)}" and run the node again.`,
+			});
+		}
+		return value === '' && !sendEmpty ? undefined : value;
+	}
+
+	collect(mapping: Record<string, ParamSource> = {}): IDataObject {
+		const result: IDataObject = {};
+		for (const [key, source] of Object.entries(mapping)) {
+			const value = this.value(source);
+			if (value !== undefined && value !== null) setPath(result, key, value);
+		}
+		return result;
+	}
+
+	pathParams(mapping: Record<string, ParamSource> = {}): Record<string, string> {
+		const required = Object.fromEntries(
+			Object.entries(mapping).map(([key, source]) => [key, { check: 'required' as const, ...sourceOf(source) }]),
+		);
+		return Object.fromEntries(Object.entries(required).map(([key, source]) => [key, String(this.value(source))]));
+	}
+
+	async run(definition: OperationDefinition): Promise<IDataObject[]> {
+		const request = {
+			method: definition.method,
+			path: definition.path,
+			pathParams: this.pathParams(definition.pathParams),
+			qs: this.collect(definition.query),
+			body: definition.method === 'GET' || definition.method === 'DELETE' ? undefined : this.collect(definition.body),
+			needsUserContext: definition.needsUserContext,
+		};
+		if (definition.pagination) {
+			const returnAll = this.ctx.getNodeParameter('returnAll', this.itemIndex, false) as boolean;
+			const limit = returnAll ? undefined : (this.ctx.getNodeParameter('limit', this.itemIndex, 50) as number);
+			return await fetchMany(this.ctx, this.itemIndex, request, definition.pagination, limit);
+		}
+		const answer = await apiRequest(this.ctx, this.itemIndex, request);
+		if (definition.output) return definition.output(answer);
+		return (Array.isArray(answer) ? answer : [answer ?? {}]) as IDataObject[];
+	}
+}
+
+function asNodeError(ctx: IExecuteFunctions, error: Error, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error, { itemIndex });
+}
+
+export async function executeDefinitions(
+	ctx: IExecuteFunctions,
+	resources: Record<string, ResourceDefinitions>,
+	properties: INodeProperties[],
+): Promise<INodeExecutionData[][]> {
+	const items = ctx.getInputData();
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const pairedItem = { item: itemIndex };
+		try {
+			const resource = ctx.getNodeParameter('resource', itemIndex) as string;
+			const operation = ctx.getNodeParameter('operation', itemIndex) as string;
+			const definition = resources[resource]?.[operation];
+			if (!definition) {
+				throw new NodeOperationError(ctx.getNode(), `The operation "${operation}" of "${resource}" is not supported`, { itemIndex });
+			}
+			const results = await new ItemRun(ctx, itemIndex, properties).run(definition);
+			output.push(...results.map((json) => ({ json, pairedItem })));
+		} catch (error) {
+			if (!ctx.continueOnFail()) throw asNodeError(ctx, error, itemIndex);
+			const json = error.description ? { error: error.message, description: error.description } : { error: error.message };
+			output.push({ json, pairedItem });
+		}
+	}
+	return [output];
+}

@@ -1,0 +1,28 @@
+import { isUuid } from './transport/credentialChecks';
+
+/** Checks of user input that can be made before a request is sent. Each returns a problem or undefined. */
+
+export type InputCheck = 'email' | 'timezone' | 'uuid' | 'required';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function isTimezone(value: string): boolean {
+	try {
+		new Intl.DateTimeFormat('en-US', { timeZone: value });
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+const CHECKS: Record<InputCheck, (value: string) => string | undefined> = {
+	required: (value) => (value.trim() === '' ? 'is required' : undefined),
+	email: (value) => (EMAIL.test(value) ? undefined : 'must be an email address such as jane@example.com'),
+	timezone: (value) => (isTimezone(value) ? undefined : 'must be an IANA time zone such as Europe/Berlin or America/New_York'),
+	uuid: (value) => (isUuid(value) ? undefined : 'must be an ID in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc'),
+};
+
+export function inputProblem(check: InputCheck, value: unknown): string | undefined {
+	if (check !== 'required' && (value === undefined || value === '')) return undefined;
+	return CHECKS[check](String(value ?? ''));
+}

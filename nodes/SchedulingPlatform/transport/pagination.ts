@@ -1,0 +1,95 @@
+import type { IDataObject } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ApiContext, ApiRequest } from './request';
+import { apiRequest } from './request';
+
+/**
+ * The one pagination module, for the styles of the API (reference §1.3):
+ * - offset: limit + offset, answer { <items>, total, count, offset }
+ * - page1:  page from 1 + limit, answer { <items>, page, limit, total, totalPages }
+ * - page0:  page from 0 + pageSize, answer { <items>, total }
+ * - cursor: limit + cursor parameter, answer { <items>, nextCursor }
+ * - none:   one request, a bare array (or <items>), cut at the limit here
+ * Return All asks for pages of 100; a limit stops exactly there and sends no request more than needed.
+ */
+
+export type PaginationStyle = 'offset' | 'page1' | 'page0' | 'cursor' | 'none';
+
+export interface Pagination {
+	style: PaginationStyle;
+	/** Key of the item array in the answer; absent for a bare array. */
+	itemsKey?: string;
+	/** Query parameter that carries the cursor (cursor style), e.g. "before". */
+	cursorParam?: string;
+}
+
+export const MAX_PAGE_SIZE = 100;
+
+interface Page {
+	items: IDataObject[];
+	body: IDataObject;
+}
+
+function pageQuery(style: PaginationStyle, index: number, size: number, cursor: unknown, cursorParam = 'cursor'): IDataObject {
+	switch (style) {
+		case 'offset':
+			return { limit: size, offset: index };
+		case 'page1':
+			return { page: index + 1, limit: size };
+		case 'page0':
+			return { page: index, pageSize: size };
+		case 'cursor':
+			return cursor ? { limit: size, [cursorParam]: cursor } : { limit: size };
+		default:
+			return {};
+	}
+}
+
+function hasMore(style: PaginationStyle, page: Page, size: number, collected: number, pageIndex: number): boolean {
+	const { body, items } = page;
+	if (items.length < size || style === 'none') return false;
+	const total = typeof body.total === 'number' ? body.total : undefined;
+	if (style === 'cursor') return body.nextCursor !== null && body.nextCursor !== undefined;
+	if (style === 'page1' && typeof body.totalPages === 'number') return pageIndex + 1 < body.totalPages;
+	return total === undefined || collected < total;
+}
+
+async function fetchPage(ctx: ApiContext, itemIndex: number, request: ApiRequest, pagination: Pagination, qs: IDataObject): Promise<Page> {
+	const answer = await apiRequest(ctx, itemIndex, { ...request, qs: { ...request.qs, ...qs } });
+	const body = (answer && typeof answer === 'object' ? answer : {}) as IDataObject;
+	const raw = pagination.itemsKey ? body[pagination.itemsKey] : answer;
+	return { body, items: Array.isArray(raw) ? (raw as IDataObject[]) : [] };
+}
+
+/** Fetches items until the limit (undefined: all) is reached or the API has no more. */
+export async function fetchMany(
+	ctx: ApiContext,
+	itemIndex: number,
+	request: ApiRequest,
+	pagination: Pagination,
+	limit?: number,
+): Promise<IDataObject[]> {
+	const results: IDataObject[] = [];
+	const fixedSize = Math.min(MAX_PAGE_SIZE, limit ?? MAX_PAGE_SIZE);
+	const seen = new Set<string>();
+	let cursor: unknown;
+	for (let pageIndex = 0; ; pageIndex++) {
+		const remaining = limit === undefined ? MAX_PAGE_SIZE : limit - results.length;
+		const size = pagination.style === 'offset' || pagination.style === 'cursor' ? Math.min(MAX_PAGE_SIZE, remaining) : fixedSize;
+		const position = pagination.style === 'offset' ? results.length : pageIndex;
+		const page = await fetchPage(ctx, itemIndex, request, pagination, pageQuery(pagination.style, position, size, cursor, pagination.cursorParam));
+		const fingerprint = JSON.stringify(pagination.style === 'cursor' ? page.body.nextCursor ?? null : page.items);
+		if (page.items.length && seen.has(fingerprint)) {
+			throw new NodeOperationError(ctx.getNode(), 'The API returned the same page twice, so listing stopped to avoid an endless loop', {
+				itemIndex,
+				description: 'Try again later. If it happens again, use a Limit, or report it to the platform\'s support.',
+			});
+		}
+		seen.add(fingerprint);
+		results.push(...page.items);
+		cursor = page.body.nextCursor;
+		if (limit !== undefined && results.length >= limit) return results.slice(0, limit);
+		if (!hasMore(pagination.style, page, size, results.length, pageIndex)) return results;
+	}
+}

@@ -1,0 +1,183 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import {
+	actingUserProblem,
+	apiKeyProblem,
+	baseUrlProblem,
+	normaliseBaseUrl,
+	personalAccessTokenProblem,
+} from './credentialChecks';
+import { apiErrorFromResponse, networkError } from './errors';
+import { bucketKey, takeToken } from './rateLimiter';
+
+/**
+ * The one transport: every request of every node, trigger and dropdown loader goes through apiRequest.
+ * It picks the credential, checks its form, sets the acting user, waits for the client-side rate limit,
+ * retries what is safe to retry, and turns API errors into NodeApiError.
+ */
+
+export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Path template such as /v4/user/{id}; placeholders are filled from pathParams, URL-encoded. */
+	path: string;
+	pathParams?: Record<string, string>;
+	qs?: IDataObject;
+	body?: IDataObject;
+	/** False for the few endpoints that work with an API key and no acting user. */
+	needsUserContext?: boolean;
+	/** Acting user for this request only (API key), over the node's and the credential's. */
+	actAs?: string;
+}
+
+export const CREDENTIAL_TYPES = {
+	personalAccessToken: 'schedulingPlatformPatApi',
+	apiKey: 'schedulingPlatformApiKeyApi',
+} as const;
+
+const RATE_LIMIT_TRIES = 5;
+const RATE_LIMIT_MAX_WAIT_MS = 60_000;
+const READ_TRIES = 3;
+const RETRYABLE_READ_STATUS = [502, 503, 504];
+
+interface Auth {
+	credentialType: string;
+	baseUrl: string;
+	actingUser: string;
+	bucket: string;
+}
+
+function readParam(ctx: ApiContext, name: string, itemIndex: number, fallback: string): string {
+	const value =
+		'getInputData' in ctx
+			? ctx.getNodeParameter(name, itemIndex, fallback, { extractValue: true })
+			: ctx.getNodeParameter(name, fallback, { extractValue: true });
+	return String(value ?? fallback).trim();
+}
+
+function fail(ctx: ApiContext, message: string, itemIndex: number, description?: string): never {
+	throw new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+}
+
+async function resolveAuth(ctx: ApiContext, itemIndex: number, request: ApiRequest): Promise<Auth> {
+	const authentication = readParam(ctx, 'authentication', itemIndex, 'personalAccessToken');
+	const isApiKey = authentication === 'apiKey';
+	const credentialType = isApiKey ? CREDENTIAL_TYPES.apiKey : CREDENTIAL_TYPES.personalAccessToken;
+	const credentials = await ctx.getCredentials(credentialType, itemIndex);
+	const secret = isApiKey ? credentials.apiKey : credentials.token;
+	const problem =
+		baseUrlProblem(credentials.baseUrl) ??
+		(isApiKey ? apiKeyProblem(secret) : personalAccessTokenProblem(secret)) ??
+		(isApiKey ? actingUserProblem(credentials.actingUserId, 'Default Acting User ID') : undefined);
+	if (problem) fail(ctx, 'The credential is not in the expected form', itemIndex, problem);
+
+	let actingUser = '';
+	if (isApiKey) {
+		const fromNode = request.actAs ?? readParam(ctx, 'actAsUser', itemIndex, '');
+		const nodeProblem = actingUserProblem(fromNode, 'Act As User');
+		if (nodeProblem) fail(ctx, 'Act As User is not a valid user ID', itemIndex, nodeProblem);
+		actingUser = fromNode || String(credentials.actingUserId ?? '').trim();
+		if (request.needsUserContext !== false && !actingUser) {
+			fail(ctx, 'This operation needs a user to act for', itemIndex,
+				'With a Platform API key, most operations act for a user of the company. Set "Act As User" in the node, or a Default Acting User ID in the credential.');
+		}
+	}
+	const baseUrl = normaliseBaseUrl(credentials.baseUrl);
+	return { credentialType, baseUrl, actingUser, bucket: bucketKey(credentialType, baseUrl, String(secret)) };
+}
+
+/** An empty or dot-only segment would change the path after URL normalisation: refuse it. */
+function checkPathParams(ctx: ApiContext, itemIndex: number, params: Record<string, string> = {}): void {
+	for (const [name, value] of Object.entries(params)) {
+		if (/^\s*$|^\.+$/.test(value)) {
+			fail(ctx, `The ID for "${name}" is empty or not usable`, itemIndex, 'Pick an item from the list or enter its ID.');
+		}
+	}
+}
+
+export function buildPath(template: string, params: Record<string, string> = {}): string {
+	return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
+
+function retryAfterMs(header: unknown): number | undefined {
+	if (header === undefined || header === null || header === '') return undefined;
+	const seconds = Number(header);
+	if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+	const date = Date.parse(String(header));
+	return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function backoffMs(attempt: number): number {
+	const base = Math.min(16_000, 1000 * 2 ** attempt);
+	return Math.round(base / 2 + (Math.random() * base) / 2);
+}
+
+async function send(ctx: ApiContext, auth: Auth, options: IHttpRequestOptions): Promise<IN8nHttpFullResponse> {
+	await takeToken(auth.bucket);
+	return (await ctx.helpers.httpRequestWithAuthentication.call(
+		ctx,
+		auth.credentialType,
+		options,
+	)) as IN8nHttpFullResponse;
+}
+
+function errorCode(error: unknown): string {
+	const err = error as { cause?: { code?: string }; code?: string; context?: { code?: string } };
+	return err?.cause?.code ?? err?.code ?? 'ECONNRESET';
+}
+
+export async function apiRequest(ctx: ApiContext, itemIndex: number, request: ApiRequest): Promise<unknown> {
+	const auth = await resolveAuth(ctx, itemIndex, request);
+	checkPathParams(ctx, itemIndex, request.pathParams);
+	const headers: IDataObject = auth.actingUser ? { 'x-service-api-user-id': auth.actingUser } : {};
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${auth.baseUrl}${buildPath(request.path, request.pathParams)}`,
+		qs: request.qs,
+		body: request.body,
+		headers,
+		json: true,
+		arrayFormat: 'repeat',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+	const isRead = request.method === 'GET';
+	let waitedMs = 0;
+	for (let attempt = 0; ; attempt++) {
+		let response: IN8nHttpFullResponse;
+		try {
+			response = await send(ctx, auth, options);
+		} catch (error) {
+			if (isRead && attempt + 1 < READ_TRIES) {
+				await sleep(backoffMs(attempt) / 2);
+				continue;
+			}
+			throw networkError(ctx.getNode(), errorCode(error), !isRead, itemIndex);
+		}
+		const status = response.statusCode;
+		if (status < 400) return response.body;
+		let delay: number | undefined;
+		if (status === 429 && attempt + 1 < RATE_LIMIT_TRIES) {
+			delay = retryAfterMs(response.headers?.['retry-after']) ?? backoffMs(attempt);
+			if (waitedMs + delay > RATE_LIMIT_MAX_WAIT_MS) delay = undefined;
+		} else if (isRead && RETRYABLE_READ_STATUS.includes(status) && attempt + 1 < READ_TRIES) {
+			delay = backoffMs(attempt) / 2;
+		}
+		if (delay === undefined) {
+			const extra = status === 429 ? ` (waited ${Math.round(waitedMs / 1000)} s over ${attempt + 1} tries)` : '';
+			throw apiErrorFromResponse(ctx.getNode(), status, response.body, itemIndex, extra);
+		}
+		waitedMs += delay;
+		await sleep(delay);
+	}
+}

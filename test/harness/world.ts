@@ -1,0 +1,166 @@
+import type { IDataObject, INode, IRun } from 'n8n-workflow';
+
+import { startSandbox } from '../../sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
+import { ITEMS_NODE_TYPE, NODE_TYPE, getEngine, runWorkflow } from './engine';
+
+/**
+ * A test world: a sandbox API server on loopback with seeded data, credentials stored the way n8n
+ * stores them, and a runner that executes the Scheduling Platform node through the engine.
+ * Every run's full result is scanned for the secrets in use: a leak fails the test.
+ */
+
+export const PAT_TYPE = 'schedulingPlatformPatApi';
+export const API_KEY_TYPE = 'schedulingPlatformApiKeyApi';
+
+export interface LoggedRequest {
+	method: string;
+	path: string;
+	query: string;
+	headers: Record<string, string>;
+	body: unknown;
+	status: number;
+}
+
+export interface NodeRun {
+	items: IDataObject[];
+	paired: number[];
+	error?: { message: string; description?: string; httpCode?: string; itemIndex?: number; name: string };
+	run: IRun;
+}
+
+export interface CredentialRef {
+	type: typeof PAT_TYPE | typeof API_KEY_TYPE;
+	data: IDataObject;
+}
+
+const secrets = new Set<string>();
+
+function serialise(value: unknown): string {
+	return JSON.stringify(value, (_key, v: unknown) => {
+		if (v instanceof Error) return { ...v, name: v.name, message: v.message, stack: v.stack, cause: (v as { cause?: unknown }).cause };
+		return v;
+	});
+}
+
+/** Throws when any known secret appears in the text. */
+export function assertNoSecret(text: string): void {
+	for (const secret of secrets) {
+		const core = secret.includes(':') ? secret.split(':').slice(2).join(':') : secret.slice(4);
+		if (text.includes(secret) || (core.length >= 8 && text.includes(core))) {
+			throw new Error('A credential secret appears in a node output or error');
+		}
+	}
+}
+
+export class World {
+	seed!: IDataObject & {
+		url: string;
+		users: Record<string, IDataObject & { id: string; email: string }>;
+		credentials: { ownerPat: string; memberPat: string; apiKey: string };
+		companies: Record<string, IDataObject & { id: string }>;
+	};
+
+	private credentialCounter = 0;
+
+	private constructor(readonly sandbox: Sandbox) {}
+
+	static async start(options?: Parameters<typeof startSandbox>[0]): Promise<World> {
+		await getEngine();
+		const world = new World(await startSandbox(options));
+		world.seed = (await world.control('POST', '/__sandbox/seed')) as World['seed'];
+		for (const secret of Object.values(world.seed.credentials)) secrets.add(secret);
+		return world;
+	}
+
+	get url(): string {
+		return this.sandbox.url;
+	}
+
+	async close(): Promise<void> {
+		await this.sandbox.close();
+	}
+
+	async control(method: string, path: string, body?: unknown): Promise<unknown> {
+		const response = await fetch(`${this.url}${path}`, {
+			method,
+			headers: body === undefined ? {} : { 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`Control ${method} ${path} failed: ${response.status} ${text}`);
+		return text ? JSON.parse(text) : undefined;
+	}
+
+	async requests(): Promise<LoggedRequest[]> {
+		return (await this.control('GET', '/__sandbox/requests')) as LoggedRequest[];
+	}
+
+	async clearRequests(): Promise<void> {
+		await this.control('DELETE', '/__sandbox/requests');
+	}
+
+	/** Registers a secret minted during a test, so the leak scan looks for it too. */
+	remember(secret: string): string {
+		secrets.add(secret);
+		return secret;
+	}
+
+	pat(token = this.seed.credentials.ownerPat): CredentialRef {
+		return { type: PAT_TYPE, data: { baseUrl: this.url, token: this.remember(token) } };
+	}
+
+	apiKey(actingUserId = '', key = this.seed.credentials.apiKey): CredentialRef {
+		return { type: API_KEY_TYPE, data: { baseUrl: this.url, apiKey: this.remember(key), actingUserId } };
+	}
+
+	/** Runs the node once, after an Items node that feeds `input` (one empty item by default). */
+	async runNode(
+		parameters: IDataObject,
+		credential: CredentialRef,
+		options: { input?: IDataObject[]; continueOnFail?: boolean } = {},
+	): Promise<NodeRun> {
+		const engine = await getEngine();
+		const credentialId = `cred-${++this.credentialCounter}`;
+		await engine.credentialsHelper.save(credentialId, credential.type, credential.data);
+		const authentication = credential.type === API_KEY_TYPE ? 'apiKey' : 'personalAccessToken';
+		const node: INode = {
+			id: 'node-under-test',
+			name: 'Scheduling Platform',
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: { authentication, ...parameters } as INode['parameters'],
+			credentials: { [credential.type]: { id: credentialId, name: credentialId } },
+			onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
+		};
+		const itemsNode: INode = {
+			id: 'items',
+			name: 'Items',
+			type: ITEMS_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { items: JSON.stringify(options.input ?? [{}]) },
+		};
+		const run = await runWorkflow({
+			nodes: [itemsNode, node],
+			connections: { Items: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
+		});
+		assertNoSecret(serialise(run.data));
+		const task = run.data.resultData.runData[node.name]?.[0];
+		const out = task?.data?.main?.[0] ?? [];
+		const error = (task?.error ?? run.data.resultData.error) as NodeRun['error'] & { context?: IDataObject };
+		return {
+			items: out.map((item) => item.json),
+			paired: out.map((item) => (item.pairedItem as { item: number }).item),
+			error: error && {
+				name: error.name,
+				message: error.message,
+				description: error.description ?? undefined,
+				httpCode: error.httpCode ?? undefined,
+				itemIndex: (error.context?.itemIndex as number | undefined) ?? undefined,
+			},
+			run,
+		};
+	}
+}
