@@ -45,7 +45,7 @@ class ItemRun {
 
 	value(source: ParamSource): unknown {
 		const { param, check, sendEmpty } = sourceOf(source);
-		let value = this.ctx.getNodeParameter(param, this.itemIndex, undefined, { extractValue: true });
+		let value = this.ctx.getNodeParameter(param, this.itemIndex, null, { extractValue: true });
 		if (typeof value === 'string') value = value.trim();
 		const problem = check && inputProblem(check, value);
 		if (problem) {
@@ -54,14 +54,14 @@ class ItemRun {
 				description: `Item ${this.itemIndex + 1}: fix the value of "${label(this.properties, param)}" and run the node again.`,
 			});
 		}
-		return value === '' && !sendEmpty ? undefined : value;
+		return value === null || (value === '' && !sendEmpty) ? undefined : value;
 	}
 
 	collect(mapping: Record<string, ParamSource> = {}): IDataObject {
 		const result: IDataObject = {};
 		for (const [key, source] of Object.entries(mapping)) {
 			const value = this.value(source);
-			if (value !== undefined && value !== null) setPath(result, key, value);
+			if (value !== undefined) setPath(result, key, value);
 		}
 		return result;
 	}

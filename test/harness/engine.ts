@@ -7,6 +7,7 @@ import {
 	EncryptionKeyProxy,
 	ExecutionLifecycleHooks,
 	InstanceSettings,
+	LoadOptionsContext,
 	PackageDirectoryLoader,
 	WorkflowExecute,
 } from 'n8n-core';
@@ -19,6 +20,7 @@ import type {
 	INode,
 	INodeCredentialsDetails,
 	INodeExecutionData,
+	INodeListSearchResult,
 	INodeType,
 	INodeTypes,
 	IRun,
@@ -26,15 +28,25 @@ import type {
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 import { ICredentialsHelper, NodeHelpers, Workflow } from 'n8n-workflow';
-import { join } from 'path';
+import { existsSync, readFileSync } from 'fs';
+import { dirname, join } from 'path';
 
 /**
  * Runs workflows through n8n-core's real engine (WorkflowExecute), with the compiled package loaded
  * by PackageDirectoryLoader, the loader n8n uses for community packages.
  */
 
-export const PACKAGE_DIR = join(__dirname, '..', '..');
 export const PACKAGE_NAME = 'n8n-nodes-scheduling-platform';
+
+/** The package root, whether this file runs from test/harness (jest) or build/test/harness (demo). */
+function findPackageDir(from: string): string {
+	const manifest = join(from, 'package.json');
+	if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === PACKAGE_NAME) return from;
+	if (dirname(from) === from) throw new Error(`${PACKAGE_NAME} not found above ${__dirname}`);
+	return findPackageDir(dirname(from));
+}
+
+export const PACKAGE_DIR = findPackageDir(__dirname);
 export const NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatform`;
 export const ITEMS_NODE_TYPE = 'harness.items';
 
@@ -175,14 +187,14 @@ function additionalData(engine: Engine, hooks: ExecutionLifecycleHooks): IWorkfl
 		currentNodeExecutionIndex: 0,
 		restApiUrl: 'http://127.0.0.1:5678/rest',
 		instanceBaseUrl: 'http://127.0.0.1:5678/',
-		formBaseUrl: '',
-		formWaitingBaseUrl: '',
-		formTestBaseUrl: '',
-		webhookBaseUrl: '',
-		webhookWaitingBaseUrl: '',
-		webhookTestBaseUrl: '',
-		mcpBaseUrl: '',
-		mcpTestBaseUrl: '',
+		formBaseUrl: 'http://127.0.0.1:5678/form',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		formTestBaseUrl: 'http://127.0.0.1:5678/form-test',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		mcpBaseUrl: 'http://127.0.0.1:5678/mcp',
+		mcpTestBaseUrl: 'http://127.0.0.1:5678/mcp-test',
 		variables: {},
 		executeWorkflow: notInTests,
 		getRunExecutionData: notInTests,
@@ -199,16 +211,57 @@ export interface WorkflowSpec {
 
 let executionCounter = 0;
 
-/** Executes a workflow manually, as the editor's "Execute Workflow" does, and returns the run. */
-export async function runWorkflow(spec: WorkflowSpec): Promise<IRun> {
-	const engine = await getEngine();
+function workflowOf(engine: Engine, spec: WorkflowSpec) {
 	const workflowData = { id: 'wf-test', name: 'Test', active: false, nodes: spec.nodes, connections: spec.connections ?? {}, settings: {} };
 	const workflow = new Workflow({ ...workflowData, nodeTypes: engine.nodeTypes, staticData: {} });
 	const hooks = new ExecutionLifecycleHooks('manual', String(++executionCounter), workflowData as never);
+	return { workflow, hooks };
+}
+
+/** Calls a listSearch method of the node the way the editor does for a resource locator's list. */
+export async function runListSearch(node: INode, method: string, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const engine = await getEngine();
+	const { workflow, hooks } = workflowOf(engine, { nodes: [node] });
+	const context = new LoadOptionsContext(workflow, node, additionalData(engine, hooks), 'parameters.id');
+	const nodeType = engine.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	const search = nodeType.methods?.listSearch?.[method];
+	if (!search) throw new Error(`No listSearch method ${method}`);
+	return await search.call(context, filter, paginationToken);
+}
+
+/** Executes a workflow manually from its first node, as the editor's "Execute Workflow" does, and returns the run. */
+export async function runWorkflow(spec: WorkflowSpec): Promise<IRun> {
+	const engine = await getEngine();
+	const { workflow, hooks } = workflowOf(engine, spec);
 	let finished: IRun | undefined;
 	hooks.addHandler('workflowExecuteAfter', (run) => {
 		finished = run;
 	});
-	const run = await new WorkflowExecute(additionalData(engine, hooks), 'manual').run({ workflow });
+	const startNode = workflow.getNode(spec.nodes[0].name) ?? undefined;
+	const run = await new WorkflowExecute(additionalData(engine, hooks), 'manual').run({ workflow, startNode });
 	return finished ?? run;
+}
+
+/**
+ * Runs a credential type's `test` request as n8n's credential test does: expressions of the request
+ * resolved against the credential data, the credential's authenticate applied, the request sent.
+ */
+export async function testCredential(type: string, data: ICredentialDataDecryptedObject): Promise<{ status: 'OK' | 'Error'; message: string }> {
+	const engine = await getEngine();
+	const credentialType = engine.loader.getCredential(type).type;
+	const request = credentialType.test?.request;
+	if (!request) throw new Error(`${type} has no test request`);
+	const node: INode = { id: 'test', name: 'Credential Test', type: NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+	const { workflow } = workflowOf(engine, { nodes: [node] });
+	const resolve = (value: unknown) => String(workflow.expression.getSimpleParameterValue(node, value as string, 'internal', { $credentials: data }));
+	let options: IHttpRequestOptions;
+	try {
+		options = await engine.credentialsHelper.authenticate(data, type, { method: request.method ?? 'GET', url: request.url ?? '', headers: {} });
+	} catch (error) {
+		return { status: 'Error', message: (error as Error).message };
+	}
+	const response = await fetch(`${resolve(request.baseURL)}${options.url}`, { method: options.method, headers: options.headers as Record<string, string> });
+	if (response.ok) return { status: 'OK', message: 'Connection tested successfully' };
+	const body = (await response.json()) as { message?: string };
+	return { status: 'Error', message: `${response.status}: ${String(body.message)}` };
 }

@@ -1,8 +1,8 @@
-import type { IDataObject, INode, IRun } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INode, IRun } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
-import { ITEMS_NODE_TYPE, NODE_TYPE, getEngine, runWorkflow } from './engine';
+import { ITEMS_NODE_TYPE, NODE_TYPE, getEngine, runListSearch, runWorkflow } from './engine';
 
 /**
  * A test world: a sandbox API server on loopback with seeded data, credentials stored the way n8n
@@ -31,7 +31,7 @@ export interface NodeRun {
 
 export interface CredentialRef {
 	type: typeof PAT_TYPE | typeof API_KEY_TYPE;
-	data: IDataObject;
+	data: ICredentialDataDecryptedObject;
 }
 
 const secrets = new Set<string>();
@@ -100,6 +100,16 @@ export class World {
 		await this.control('DELETE', '/__sandbox/requests');
 	}
 
+	/** Calls the sandbox API directly (not through the node), to set up or cross-check a test. */
+	async api(method: string, path: string, secret: string, options: { actAs?: string; body?: unknown } = {}): Promise<{ status: number; body: IDataObject & IDataObject[] }> {
+		const headers: Record<string, string> = { authorization: `Bearer ${secret}` };
+		if (options.actAs) headers['x-service-api-user-id'] = options.actAs;
+		if (options.body !== undefined) headers['content-type'] = 'application/json';
+		const response = await fetch(`${this.url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+		const text = await response.text();
+		return { status: response.status, body: text ? JSON.parse(text) : undefined };
+	}
+
 	/** Registers a secret minted during a test, so the leak scan looks for it too. */
 	remember(secret: string): string {
 		secrets.add(secret);
@@ -114,17 +124,12 @@ export class World {
 		return { type: API_KEY_TYPE, data: { baseUrl: this.url, apiKey: this.remember(key), actingUserId } };
 	}
 
-	/** Runs the node once, after an Items node that feeds `input` (one empty item by default). */
-	async runNode(
-		parameters: IDataObject,
-		credential: CredentialRef,
-		options: { input?: IDataObject[]; continueOnFail?: boolean } = {},
-	): Promise<NodeRun> {
+	private async nodeWith(parameters: IDataObject, credential: CredentialRef): Promise<INode> {
 		const engine = await getEngine();
 		const credentialId = `cred-${++this.credentialCounter}`;
 		await engine.credentialsHelper.save(credentialId, credential.type, credential.data);
 		const authentication = credential.type === API_KEY_TYPE ? 'apiKey' : 'personalAccessToken';
-		const node: INode = {
+		return {
 			id: 'node-under-test',
 			name: 'Scheduling Platform',
 			type: NODE_TYPE,
@@ -132,8 +137,30 @@ export class World {
 			position: [200, 0],
 			parameters: { authentication, ...parameters } as INode['parameters'],
 			credentials: { [credential.type]: { id: credentialId, name: credentialId } },
-			onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
 		};
+	}
+
+	/** Calls a resource locator's list method as the editor does; errors are returned, scanned for secrets. */
+	async listSearch(method: string, parameters: IDataObject, credential: CredentialRef, filter?: string, token?: string) {
+		const node = await this.nodeWith(parameters, credential);
+		try {
+			const result = await runListSearch(node, method, filter, token);
+			assertNoSecret(serialise(result));
+			return { result };
+		} catch (error) {
+			assertNoSecret(serialise(error));
+			return { error: error as Error & { description?: string; httpCode?: string } };
+		}
+	}
+
+	/** Runs the node once, after an Items node that feeds `input` (one empty item by default). */
+	async runNode(
+		parameters: IDataObject,
+		credential: CredentialRef,
+		options: { input?: IDataObject[]; continueOnFail?: boolean } = {},
+	): Promise<NodeRun> {
+		const node = await this.nodeWith(parameters, credential);
+		node.onError = options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow';
 		const itemsNode: INode = {
 			id: 'items',
 			name: 'Items',
@@ -163,4 +190,12 @@ export class World {
 			run,
 		};
 	}
+}
+
+/** The parts of a logged request that the node controls, for exact comparison. */
+export function wire(request: LoggedRequest) {
+	const headers: Record<string, string> = { authorization: request.headers.authorization };
+	if (request.headers['x-service-api-user-id'] !== undefined) headers['x-service-api-user-id'] = request.headers['x-service-api-user-id'];
+	if (request.headers['content-type'] !== undefined) headers['content-type'] = request.headers['content-type'];
+	return { method: request.method, path: request.path, query: request.query, headers, body: request.body };
 }

@@ -1,0 +1,115 @@
+import { execFileSync } from 'child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+import { startSandbox } from '../../sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
+import { PACKAGE_DIR, PACKAGE_NAME } from '../harness/engine';
+
+/**
+ * The packed package in the real n8n application (1.123 line, on this machine's Node 20), loaded as a
+ * community package from <user folder>/.n8n/nodes/node_modules, running a workflow with `n8n execute`
+ * against the sandbox.
+ */
+
+jest.setTimeout(20 * 60_000);
+
+let sandbox: Sandbox;
+let seed: { credentials: { ownerPat: string; apiKey: string } };
+let n8nDir: string;
+let userFolder: string;
+
+function n8n(...args: string[]): string {
+	return execFileSync(process.execPath, [join(n8nDir, 'node_modules/n8n/bin/n8n'), ...args], {
+		encoding: 'utf8',
+		timeout: 5 * 60_000,
+		env: {
+			PATH: process.env.PATH,
+			HOME: process.env.HOME,
+			N8N_USER_FOLDER: userFolder,
+			N8N_ENCRYPTION_KEY: 'smoke-test-key',
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_RUNNERS_ENABLED: 'false',
+			N8N_LOG_LEVEL: 'info',
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		},
+	});
+}
+
+function installPackedPackage(): void {
+	const packDir = mkdtempSync(join(tmpdir(), 'sp-pack-'));
+	const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: PACKAGE_DIR, encoding: 'utf8' }).trim().split('\n').pop() as string;
+	const target = join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+	mkdirSync(target, { recursive: true });
+	execFileSync('tar', ['xzf', join(packDir, tarball), '-C', target, '--strip-components=1']);
+}
+
+beforeAll(async () => {
+	n8nDir = execFileSync('bash', [join(PACKAGE_DIR, 'scripts/install-real-n8n.sh')], { encoding: 'utf8', timeout: 15 * 60_000 }).trim().split('\n').pop() as string;
+	userFolder = mkdtempSync(join(tmpdir(), 'n8n-smoke-'));
+	installPackedPackage();
+	sandbox = await startSandbox();
+	seed = (await (await fetch(`${sandbox.url}/__sandbox/seed`, { method: 'POST' })).json()) as typeof seed;
+});
+
+afterAll(async () => {
+	await sandbox?.close();
+});
+
+test('n8n 1.123 loads the package and runs create user (API key) then list meeting types (PAT)', async () => {
+	const files = mkdtempSync(join(tmpdir(), 'n8n-smoke-files-'));
+	writeFileSync(join(files, 'credentials.json'), JSON.stringify([
+		{ id: 'spApiKey0000001', name: 'API key', type: 'schedulingPlatformApiKeyApi', data: { baseUrl: sandbox.url, apiKey: seed.credentials.apiKey, actingUserId: '' } },
+		{ id: 'spPat0000000001', name: 'PAT', type: 'schedulingPlatformPatApi', data: { baseUrl: sandbox.url, token: seed.credentials.ownerPat } },
+	]));
+	const node = `${PACKAGE_NAME}.schedulingPlatform`;
+	writeFileSync(join(files, 'workflow.json'), JSON.stringify({
+		id: 'spSmokeWorkflow1',
+		name: 'Smoke',
+		active: false,
+		settings: {},
+		connections: {
+			Start: { main: [[{ node: 'Create User', type: 'main', index: 0 }]] },
+			'Create User': { main: [[{ node: 'List Meeting Types', type: 'main', index: 0 }]] },
+		},
+		nodes: [
+			{ id: 'a1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'a2', name: 'Create User', type: node, typeVersion: 1, position: [200, 0],
+				parameters: { authentication: 'apiKey', resource: 'user', operation: 'create', email: 'smoke@example.com', givenName: 'Smoke', familyName: 'Test', timezone: 'Europe/Berlin' },
+				credentials: { schedulingPlatformApiKeyApi: { id: 'spApiKey0000001', name: 'API key' } },
+			},
+			{
+				id: 'a3', name: 'List Meeting Types', type: node, typeVersion: 1, position: [400, 0],
+				parameters: { resource: 'meetingType', operation: 'getAll', returnAll: true },
+				credentials: { schedulingPlatformPatApi: { id: 'spPat0000000001', name: 'PAT' } },
+			},
+		],
+	}));
+	n8n('import:credentials', `--input=${join(files, 'credentials.json')}`);
+	n8n('import:workflow', `--input=${join(files, 'workflow.json')}`);
+	const stdout = n8n('execute', '--id=spSmokeWorkflow1', '--rawOutput');
+
+	expect(stdout).not.toContain(seed.credentials.apiKey);
+	expect(stdout).not.toContain(seed.credentials.ownerPat);
+	const result = JSON.parse(stdout.slice(stdout.indexOf('{')));
+	expect(result.data.resultData.error).toBeUndefined();
+	const runData = result.data.resultData.runData;
+	const created = runData['Create User'][0].data.main[0];
+	expect(created).toHaveLength(1);
+	expect(created[0].json).toEqual(expect.objectContaining({ userId: expect.any(String), bookingUrl: expect.any(String) }));
+	const meetingTypes = runData['List Meeting Types'][0].data.main[0];
+	expect(meetingTypes.length).toBeGreaterThan(0);
+	expect(meetingTypes[0].json).toEqual(expect.objectContaining({ id: expect.any(String), meetingInfo: expect.any(Object) }));
+
+	const log = (await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as Array<{ method: string; path: string; headers: Record<string, string>; body: unknown }>;
+	expect(log.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v4/user', 'GET /v4/meeting-type']);
+	expect(log[0].headers.authorization).toBe(`Bearer ${seed.credentials.apiKey}`);
+	expect(log[0].headers['x-service-api-user-id']).toBeUndefined();
+	expect(log[0].body).toEqual({ email: 'smoke@example.com', givenName: 'Smoke', familyName: 'Test', timezone: 'Europe/Berlin' });
+	expect(log[1].headers.authorization).toBe(`Bearer ${seed.credentials.ownerPat}`);
+	expect(log[1].headers['x-service-api-user-id']).toBeUndefined();
+});
