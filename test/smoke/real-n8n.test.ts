@@ -1,7 +1,8 @@
-import { execFileSync } from 'child_process';
+import { execFile, execFileSync } from 'child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { promisify } from 'util';
 
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
@@ -20,9 +21,11 @@ let seed: { credentials: { ownerPat: string; apiKey: string } };
 let n8nDir: string;
 let userFolder: string;
 
-function n8n(...args: string[]): string {
-	return execFileSync(process.execPath, [join(n8nDir, 'node_modules/n8n/bin/n8n'), ...args], {
+/** Runs an n8n CLI command without blocking this process, which also serves the sandbox n8n calls. */
+async function n8n(...args: string[]): Promise<string> {
+	const { stdout } = await promisify(execFile)(process.execPath, [join(n8nDir, 'node_modules/n8n/bin/n8n'), ...args], {
 		encoding: 'utf8',
+		maxBuffer: 64 * 1024 * 1024,
 		timeout: 5 * 60_000,
 		env: {
 			PATH: process.env.PATH,
@@ -37,6 +40,7 @@ function n8n(...args: string[]): string {
 			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
 		},
 	});
+	return stdout;
 }
 
 function installPackedPackage(): void {
@@ -89,9 +93,9 @@ test('n8n 1.123 loads the package and runs create user (API key) then list meeti
 			},
 		],
 	}));
-	n8n('import:credentials', `--input=${join(files, 'credentials.json')}`);
-	n8n('import:workflow', `--input=${join(files, 'workflow.json')}`);
-	const stdout = n8n('execute', '--id=spSmokeWorkflow1', '--rawOutput');
+	await n8n('import:credentials', `--input=${join(files, 'credentials.json')}`);
+	await n8n('import:workflow', `--input=${join(files, 'workflow.json')}`);
+	const stdout = await n8n('execute', '--id=spSmokeWorkflow1', '--rawOutput');
 
 	expect(stdout).not.toContain(seed.credentials.apiKey);
 	expect(stdout).not.toContain(seed.credentials.ownerPat);

@@ -17,7 +17,7 @@ import {
 	personalAccessTokenProblem,
 } from './credentialChecks';
 import { apiErrorFromResponse, networkError } from './errors';
-import { bucketKey, takeToken } from './rateLimiter';
+import { bucketKey, noteAnswer, takeToken } from './rateLimiter';
 
 /**
  * The one transport: every request of every node, trigger and dropdown loader goes through apiRequest.
@@ -124,11 +124,9 @@ function backoffMs(attempt: number): number {
 
 async function send(ctx: ApiContext, auth: Auth, options: IHttpRequestOptions): Promise<IN8nHttpFullResponse> {
 	await takeToken(auth.bucket);
-	return (await ctx.helpers.httpRequestWithAuthentication.call(
-		ctx,
-		auth.credentialType,
-		options,
-	)) as IN8nHttpFullResponse;
+	const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, auth.credentialType, options)) as IN8nHttpFullResponse;
+	noteAnswer(auth.bucket);
+	return response;
 }
 
 function errorCode(error: unknown): string {

@@ -1,0 +1,16 @@
+/** Real time plus an offset that the control API moves forward: every timestamp and expiry reads it. */
+export class Clock {
+	private offsetMs = 0;
+
+	now(): number {
+		return Date.now() + this.offsetMs;
+	}
+
+	iso(secondsFromNow = 0): string {
+		return new Date(this.now() + secondsFromNow * 1000).toISOString();
+	}
+
+	advance(seconds: number): void {
+		this.offsetMs += seconds * 1000;
+	}
+}

@@ -1,0 +1,111 @@
+import document from './contract/openapi.json';
+
+export interface Schema {
+	$ref?: string;
+	type?: string;
+	format?: string;
+	enum?: unknown[];
+	nullable?: boolean;
+	default?: unknown;
+	properties?: Record<string, Schema>;
+	required?: string[];
+	items?: Schema;
+	minimum?: number;
+	maximum?: number;
+	minLength?: number;
+	pattern?: string;
+}
+
+export interface Parameter {
+	name: string;
+	in: string;
+	required?: boolean;
+	schema: Schema;
+}
+
+export interface Operation {
+	operationId: string;
+	parameters?: Parameter[];
+	requestBody?: { content: { 'application/json': { schema: Schema } } };
+	responses: Record<string, unknown>;
+	'x-acting-user'?: string;
+	'x-user-management'?: boolean;
+	'x-workspace-list'?: boolean;
+	'x-feature'?: string;
+}
+
+interface Contract {
+	paths: Record<string, Record<string, Operation>>;
+	components: { schemas: Record<string, Schema> };
+}
+
+interface Route {
+	method: string;
+	segments: string[];
+	operation: Operation;
+	/** The success status of the operation: its first 2xx response. */
+	status: number;
+}
+
+export interface RouteMatch {
+	operation: Operation;
+	params: Record<string, string>;
+	status: number;
+}
+
+const contract = document as unknown as Contract;
+
+/** Every route of the contract; literal segments win over parameters (`/v4/user/me` before `/v4/user/{id}`). */
+const routes: Route[] = Object.entries(contract.paths)
+	.flatMap(([path, item]) =>
+		Object.entries(item).map(([method, operation]) => ({
+			method: method.toUpperCase(),
+			segments: path.split('/'),
+			operation,
+			status: Number(Object.keys(operation.responses).find((code) => code.startsWith('2'))),
+		})),
+	)
+	.sort((a, b) => paramCount(a) - paramCount(b));
+
+export const operations: Operation[] = routes.map((route) => route.operation);
+
+export function resolve(schema: Schema): Schema {
+	if (!schema.$ref) return schema;
+	const target = contract.components.schemas[schema.$ref.replace('#/components/schemas/', '')];
+	if (!target) throw new Error(`Unknown schema ${schema.$ref}`);
+	return resolve(target);
+}
+
+/** The operation for a request path (a trailing slash is ignored, as Express does), or undefined. */
+export function findRoute(method: string, pathname: string): RouteMatch | undefined {
+	const segments = pathname.replace(/(.)\/$/, '$1').split('/');
+	for (const route of routes) {
+		const params = route.method === method ? matchSegments(route.segments, segments) : undefined;
+		if (params) return { operation: route.operation, params, status: route.status };
+	}
+	return undefined;
+}
+
+function matchSegments(template: string[], segments: string[]): Record<string, string> | undefined {
+	if (template.length !== segments.length) return undefined;
+	const params: Record<string, string> = {};
+	for (const [index, part] of template.entries()) {
+		const name = /^\{(.+)\}$/.exec(part)?.[1];
+		const value = name ? decode(segments[index]) : undefined;
+		if (name && value) params[name] = value;
+		else if (part !== segments[index]) return undefined;
+	}
+	return params;
+}
+
+function decode(segment: string): string | undefined {
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return undefined;
+	}
+}
+
+function paramCount(route: Route): number {
+	return route.segments.filter((segment) => segment.startsWith('{')).length;
+}

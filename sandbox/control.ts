@@ -1,0 +1,177 @@
+import { Schema } from './contract';
+import { apiError } from './errors';
+import { NewFault } from './faults';
+import { RateLimitConfig } from './rateLimit';
+import { seed } from './seed';
+import { resetState, SandboxState } from './state';
+import { ApiKeyStatus, NewUser } from './store';
+import { Fields, validateBody } from './validation';
+
+const CONTROL_PREFIX = '/__sandbox';
+
+interface ControlRoute {
+	method: string;
+	path: RegExp;
+	/** 201 for what creates something, else 200. */
+	status?: number;
+	body?: Schema;
+	run: (state: SandboxState, body: Fields, params: string[]) => unknown;
+}
+
+const text: Schema = { type: 'string', minLength: 1 };
+const uuid: Schema = { type: 'string', format: 'uuid' };
+const texts: Schema = { type: 'array', items: { type: 'string' } };
+const atLeast = (minimum: number): Schema => ({ type: 'integer', minimum });
+
+const KEY_STATUS: Record<string, ApiKeyStatus> = { activate: 'active', deactivate: 'deactivated', revoke: 'revoked' };
+
+const routes: ControlRoute[] = [
+	{
+		method: 'POST',
+		path: /^\/reset$/,
+		run: (state) => {
+			resetState(state);
+			return { reset: true };
+		},
+	},
+	{ method: 'POST', path: /^\/seed$/, run: seed },
+	{
+		method: 'POST',
+		path: /^\/companies$/,
+		status: 201,
+		body: object(['name'], { name: text, plan: text, excludedFeatures: texts }),
+		run: (state, body) => state.store.createCompany(body.name as string, body.plan as string | undefined, body.excludedFeatures as string[] | undefined),
+	},
+	{
+		method: 'POST',
+		path: /^\/users$/,
+		status: 201,
+		body: object(['companyId', 'email', 'givenName', 'familyName'], {
+			companyId: uuid,
+			email: { type: 'string', format: 'email' },
+			givenName: text,
+			familyName: text,
+			timezone: { type: 'string', format: 'iana-timezone', default: 'UTC' },
+			isAdmin: { type: 'boolean' },
+			userType: { $ref: '#/components/schemas/UserType' },
+		}),
+		run: (state, body) => state.store.createUser(found(state.store.companies, body.companyId, 'Company'), body as unknown as NewUser).user,
+	},
+	{
+		method: 'POST',
+		path: /^\/pats$/,
+		status: 201,
+		body: object(['userId'], { userId: uuid, expiresInSeconds: atLeast(1), scopes: texts }),
+		run: (state, body) => {
+			const user = found(state.store.users, body.userId, 'User');
+			const { id, token } = state.store.createPat(user.id, body.expiresInSeconds as number | undefined, body.scopes as string[] | undefined);
+			return { id, token };
+		},
+	},
+	{
+		method: 'POST',
+		path: /^\/pats\/([^/]+)\/revoke$/,
+		run: (state, _body, [id]) => {
+			found(state.store.pats, id, 'Access token').revoked = true;
+			return { id, revoked: true };
+		},
+	},
+	{
+		method: 'POST',
+		path: /^\/api-keys$/,
+		status: 201,
+		body: object(['companyId', 'lifetimeDays'], { companyId: uuid, name: text, lifetimeDays: { type: 'integer', minimum: 1, maximum: 90 } }),
+		run: (state, body) => {
+			const company = found(state.store.companies, body.companyId, 'Company');
+			const { id, key } = state.store.createApiKey(company.id, (body.name as string | undefined) ?? null, body.lifetimeDays as number);
+			return { id, key };
+		},
+	},
+	{
+		method: 'POST',
+		path: /^\/api-keys\/([^/]+)\/(activate|deactivate|revoke)$/,
+		run: (state, _body, [id, action]) => {
+			const apiKey = found(state.store.apiKeys, id, 'API key');
+			if (apiKey.status === 'revoked') throw apiError(409, 'A revoked API key cannot be changed');
+			apiKey.status = KEY_STATUS[action];
+			return { id, status: apiKey.status };
+		},
+	},
+	{
+		method: 'POST',
+		path: /^\/clock\/advance$/,
+		body: object(['seconds'], { seconds: { type: 'number', minimum: 0 } }),
+		run: (state, body) => {
+			state.clock.advance(body.seconds as number);
+			return { now: state.clock.iso() };
+		},
+	},
+	{
+		method: 'POST',
+		path: /^\/rate-limit$/,
+		body: object(['perMinute', 'burst'], { perMinute: atLeast(1), burst: atLeast(1) }),
+		run: (state, body) => {
+			state.limiter.configure(body as unknown as RateLimitConfig);
+			return body;
+		},
+	},
+	{
+		method: 'POST',
+		path: /^\/faults$/,
+		status: 201,
+		body: object(['path'], {
+			method: text,
+			path: text,
+			status: { type: 'integer', minimum: 100, maximum: 599 },
+			body: {},
+			retryAfter: { type: 'string' },
+			delayMs: atLeast(0),
+			drop: { type: 'boolean' },
+			times: atLeast(1),
+		}),
+		run: (state, body) => state.faults.add(body as unknown as NewFault),
+	},
+	{
+		method: 'DELETE',
+		path: /^\/faults$/,
+		run: (state) => {
+			state.faults.clear();
+			return { deleted: true };
+		},
+	},
+	{ method: 'GET', path: /^\/requests$/, run: (state) => state.requests },
+	{
+		method: 'DELETE',
+		path: /^\/requests$/,
+		run: (state) => {
+			state.requests = [];
+			return { deleted: true };
+		},
+	},
+];
+
+/** Answers a request under `/__sandbox`: no auth, no rate limit, not logged. Returns status and body. */
+export function control(state: SandboxState, method: string, path: string, body: unknown): { status: number; body: unknown } {
+	const subpath = path.slice(CONTROL_PREFIX.length);
+	for (const route of routes) {
+		const match = route.method === method ? route.path.exec(subpath) : null;
+		if (!match) continue;
+		const input = route.body ? validateBody(route.body, body) : {};
+		return { status: route.status ?? 200, body: route.run(state, input, match.slice(1)) };
+	}
+	throw apiError(404, `Cannot ${method} ${path}`);
+}
+
+export function isControlPath(path: string): boolean {
+	return path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
+}
+
+function object(required: string[], properties: Record<string, Schema>): Schema {
+	return { type: 'object', required, properties };
+}
+
+function found<T>(items: Map<string, T>, id: unknown, what: string): T {
+	const item = items.get(id as string);
+	if (!item) throw apiError(404, `${what} not found`);
+	return item;
+}

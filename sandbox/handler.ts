@@ -1,0 +1,18 @@
+import { Actor } from './auth';
+import { Store } from './store';
+import { Fields } from './validation';
+
+/** One validated request, as a group's handler receives it. */
+export interface Call {
+	actor: Actor;
+	params: Record<string, string>;
+	query: Fields;
+	body: Fields;
+	store: Store;
+}
+
+/** Returns the response body; the status is the operation's success code in the contract. Throw `apiError` to fail. */
+export type Handler = (call: Call) => unknown;
+
+/** The handlers of one endpoint group, keyed by operationId. */
+export type Group = Record<string, Handler>;

@@ -1,0 +1,279 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Clock } from './clock';
+import { apiError } from './errors';
+import { completeSchedule, defaultSchedule, Schedule } from './schedule';
+
+export const BOOKING_BASE_URL = 'https://book.sandbox.invalid';
+
+/** Field order of a meeting type's meetingInfo, and the values a new one gets when not given. */
+const MEETING_INFO_DEFAULTS = { name: '', description: '', duration: 30, channel: 'local', bufferBefore: 0, bufferAfter: 0, color: '#3b82f6' };
+
+export interface Company {
+	id: string;
+	name: string;
+	plan: { name: string; excludedFeatures: string[] };
+	ownerId: string | null;
+	createdAt: string;
+}
+
+export interface User {
+	id: string;
+	email: string;
+	givenName: string;
+	familyName: string;
+	fullName: string;
+	slug: string;
+	timezone: string;
+	language: string;
+	userType: string;
+	isAdmin: boolean;
+	companyId: string;
+	picture: string | null;
+	title: string | null;
+	createdAt: string;
+	updatedAt: string;
+}
+
+export interface Pat {
+	id: string;
+	token: string;
+	userId: string;
+	scopes: string[] | null;
+	expiresAt: string | null;
+	revoked: boolean;
+	createdAt: string;
+}
+
+export type ApiKeyStatus = 'active' | 'deactivated' | 'revoked';
+
+export interface ApiKey {
+	id: string;
+	key: string;
+	name: string | null;
+	companyId: string;
+	status: ApiKeyStatus;
+	expiresAt: string;
+	createdAt: string;
+}
+
+export interface Availability {
+	id: string;
+	userId: string;
+	name: string;
+	timezone: string;
+	schedule: Schedule;
+	availabilityExceptions: unknown[];
+	isDefault: boolean;
+	createdAt: string;
+}
+
+export interface MeetingInfo {
+	name: string;
+	description: string;
+	duration: number;
+	channel: string;
+	bufferBefore: number;
+	bufferAfter: number;
+	color: string;
+}
+
+export interface MeetingType {
+	id: string;
+	slug: string;
+	userId: string;
+	queueId: string | null;
+	spots: number;
+	enabled: boolean;
+	companyId: string;
+	availabilityId: string;
+	meetingInfo: MeetingInfo;
+	createdAt: string;
+	updatedAt: string;
+}
+
+export interface NewUser {
+	email: string;
+	givenName: string;
+	familyName: string;
+	timezone: string;
+	isAdmin?: boolean;
+	userType?: string;
+	availability?: { name?: string; timezone?: string; schedule?: Partial<Schedule> };
+	meetingType?: { name?: string; duration?: number; slug?: string };
+}
+
+export interface NewMeetingType {
+	meetingInfo: Partial<MeetingInfo> & { name: string };
+	slug?: string;
+	spots?: number;
+	availabilityId: string;
+}
+
+/** The sandbox's whole state, in memory. Maps keep insertion order: lists come out in creation order. */
+export class Store {
+	readonly companies = new Map<string, Company>();
+	readonly users = new Map<string, User>();
+	readonly pats = new Map<string, Pat>();
+	readonly apiKeys = new Map<string, ApiKey>();
+	readonly availabilities = new Map<string, Availability>();
+	readonly meetingTypes = new Map<string, MeetingType>();
+
+	constructor(readonly clock: Clock) {}
+
+	createCompany(name: string, plan = 'enterprise', excludedFeatures: string[] = []): Company {
+		const company = { id: randomUUID(), name, plan: { name: plan, excludedFeatures }, ownerId: null, createdAt: this.clock.iso() };
+		this.companies.set(company.id, company);
+		return company;
+	}
+
+	/** A user with a default availability and meeting type. The company's first user is its owner, an admin. */
+	createUser(company: Company, input: NewUser): { user: User; availability: Availability; meetingType: MeetingType } {
+		const email = input.email.toLowerCase();
+		if (this.companyUsers(company.id).some((user) => user.email.toLowerCase() === email)) {
+			throw apiError(409, 'A user with this email already exists');
+		}
+		if (input.meetingType?.slug) this.assertSlugFree(company.id, input.meetingType.slug);
+		const now = this.clock.iso();
+		const fullName = `${input.givenName} ${input.familyName}`;
+		const user: User = {
+			id: randomUUID(),
+			email: input.email,
+			givenName: input.givenName,
+			familyName: input.familyName,
+			fullName,
+			slug: uniqueSlug(slugify(fullName), (slug) => [...this.users.values()].some((other) => other.slug === slug)),
+			timezone: input.timezone,
+			language: 'en',
+			userType: input.userType ?? 'standard',
+			isAdmin: company.ownerId === null || (input.isAdmin ?? false),
+			companyId: company.id,
+			picture: null,
+			title: null,
+			createdAt: now,
+			updatedAt: now,
+		};
+		this.users.set(user.id, user);
+		company.ownerId ??= user.id;
+		const availability = this.createAvailability(user, input.availability ?? {});
+		const { name = '30 Minute Meeting', duration = 30, slug } = input.meetingType ?? {};
+		const meetingType = this.createMeetingType(user, { meetingInfo: { name, duration }, slug, availabilityId: availability.id });
+		return { user, availability, meetingType };
+	}
+
+	createMeetingType(user: User, input: NewMeetingType): MeetingType {
+		if (input.slug) this.assertSlugFree(user.companyId, input.slug);
+		const now = this.clock.iso();
+		const meetingType: MeetingType = {
+			id: randomUUID(),
+			slug: input.slug ?? uniqueSlug(slugify(input.meetingInfo.name), (slug) => this.slugTaken(user.companyId, slug)),
+			userId: user.id,
+			queueId: null,
+			spots: input.spots ?? 1,
+			enabled: true,
+			companyId: user.companyId,
+			availabilityId: input.availabilityId,
+			meetingInfo: { ...MEETING_INFO_DEFAULTS, ...input.meetingInfo },
+			createdAt: now,
+			updatedAt: now,
+		};
+		this.meetingTypes.set(meetingType.id, meetingType);
+		return meetingType;
+	}
+
+	/** 409 when another meeting type of the company has this slug. */
+	assertSlugFree(companyId: string, slug: string, exceptId?: string): void {
+		if (this.slugTaken(companyId, slug, exceptId)) throw apiError(409, 'A meeting type with this slug already exists');
+	}
+
+	companyUsers(companyId: string): User[] {
+		return [...this.users.values()].filter((user) => user.companyId === companyId);
+	}
+
+	userMeetingTypes(userId: string): MeetingType[] {
+		return [...this.meetingTypes.values()].filter((meetingType) => meetingType.userId === userId);
+	}
+
+	userAvailabilities(userId: string): Availability[] {
+		return [...this.availabilities.values()].filter((availability) => availability.userId === userId);
+	}
+
+	/** Removes the user with everything that is theirs, their access tokens included. */
+	deleteUser(userId: string): void {
+		for (const map of [this.pats, this.availabilities, this.meetingTypes]) {
+			for (const [id, item] of map) if (item.userId === userId) map.delete(id);
+		}
+		this.users.delete(userId);
+	}
+
+	createPat(userId: string, expiresInSeconds?: number, scopes?: string[]): Pat {
+		const pat: Pat = {
+			id: randomUUID(),
+			token: `rgo-${randomBytes(16).toString('hex')}`,
+			userId,
+			scopes: scopes ?? null,
+			expiresAt: expiresInSeconds === undefined ? null : this.clock.iso(expiresInSeconds),
+			revoked: false,
+			createdAt: this.clock.iso(),
+		};
+		this.pats.set(pat.id, pat);
+		return pat;
+	}
+
+	createApiKey(companyId: string, name: string | null, lifetimeDays: number): ApiKey {
+		const id = randomUUID();
+		const apiKey: ApiKey = {
+			id,
+			key: `ak_live:${id}:${randomBytes(16).toString('hex')}`,
+			name,
+			companyId,
+			status: 'active',
+			expiresAt: this.clock.iso(lifetimeDays * 86400),
+			createdAt: this.clock.iso(),
+		};
+		this.apiKeys.set(id, apiKey);
+		return apiKey;
+	}
+
+	findPat(token: string): Pat | undefined {
+		return [...this.pats.values()].find((pat) => pat.token === token);
+	}
+
+	findApiKey(key: string): ApiKey | undefined {
+		return [...this.apiKeys.values()].find((apiKey) => apiKey.key === key);
+	}
+
+	private createAvailability(user: User, input: NonNullable<NewUser['availability']>): Availability {
+		const availability: Availability = {
+			id: randomUUID(),
+			userId: user.id,
+			name: input.name ?? 'Working hours',
+			timezone: input.timezone ?? user.timezone,
+			schedule: input.schedule ? completeSchedule(input.schedule) : defaultSchedule(),
+			availabilityExceptions: [],
+			isDefault: true,
+			createdAt: this.clock.iso(),
+		};
+		this.availabilities.set(availability.id, availability);
+		return availability;
+	}
+
+	private slugTaken(companyId: string, slug: string, exceptId?: string): boolean {
+		return [...this.meetingTypes.values()].some((other) => other.companyId === companyId && other.slug === slug && other.id !== exceptId);
+	}
+}
+
+function slugify(text: string): string {
+	const slug = text
+		.normalize('NFKD')
+		.replace(/[\u0300-\u036f]/g, '')
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, '-')
+		.replace(/^-|-$/g, '');
+	return slug || 'x';
+}
+
+function uniqueSlug(base: string, taken: (slug: string) => boolean): string {
+	let slug = base;
+	for (let n = 2; taken(slug); n++) slug = `${base}-${n}`;
+	return slug;
+}
