@@ -1,21 +1,13 @@
 import { testCredential } from './harness/engine';
-import { API_KEY_TYPE, PAT_TYPE, World } from './harness/world';
+import { API_KEY_TYPE, PAT_TYPE, World, assertNoSecret, useWorld } from './harness/world';
 
-let world: World;
-beforeAll(async () => {
-	world = await World.start();
-});
-afterAll(async () => await world.close());
-beforeEach(async () => {
-	await world.clearRequests();
-	await world.control('DELETE', '/__sandbox/faults');
-});
+const world = useWorld();
 
 const getMe = { resource: 'user', operation: 'getMe' };
 const listMeetingTypes = { resource: 'meetingType', operation: 'getAll', returnAll: true };
-const acme = () => world.seed.companies.acme.id;
-const mintPat = async (body: object) => world.remember(((await world.control('POST', '/__sandbox/pats', body)) as { token: string }).token);
-const mintKey = async (body: object) => (await world.control('POST', '/__sandbox/api-keys', body)) as { id: string; key: string };
+const acme = () => world().seed.companies.acme.id;
+const mintPat = async (body: object) => world().remember(((await world().control('POST', '/__sandbox/pats', body)) as { token: string }).token);
+const mintKey = async (body: object) => (await world().control('POST', '/__sandbox/api-keys', body)) as { id: string; key: string };
 
 describe('credential form is checked before any request', () => {
 	const secretLooking = 'abcSECRETxyz1234567890';
@@ -27,40 +19,40 @@ describe('credential form is checked before any request', () => {
 		['a plain-http Base URL that is not loopback', { type: PAT_TYPE, data: { baseUrl: 'http://api.example.com' } }, 'must use https'],
 		['a Base URL that is not a URL', { type: PAT_TYPE, data: { baseUrl: 'api example' } }, 'not a valid URL'],
 	] as const)('%s', async (_name, change, expected) => {
-		const base = change.type === PAT_TYPE ? world.pat() : world.apiKey(world.seed.users.owner.id);
-		const { error } = await world.runNode(getMe, { type: change.type, data: { ...base.data, ...change.data } });
+		const base = change.type === PAT_TYPE ? world().pat() : world().apiKey(world().seed.users.owner.id);
+		const { error } = await world().runNode(getMe, { type: change.type, data: { ...base.data, ...change.data } });
 		expect(error?.message).toBe('The credential is not in the expected form');
 		expect(error?.description).toContain(expected);
 		expect(JSON.stringify(error)).not.toContain('SECRET');
-		expect(await world.requests()).toEqual([]);
+		expect(await world().requests()).toEqual([]);
 	});
 
 	test.each(['http://localhost:1', 'http://127.0.0.2:1', 'http://[::1]:1', 'https://api.example.com'])('the Base URL %s is accepted', async (baseUrl) => {
-		const { error } = await world.runNode(getMe, { type: PAT_TYPE, data: { ...world.pat().data, baseUrl } });
+		const { error } = await world().runNode(getMe, { type: PAT_TYPE, data: { ...world().pat().data, baseUrl } });
 		expect(error?.message).not.toBe('The credential is not in the expected form');
 	});
 });
 
 describe('credential tests (GET /v4/user/me)', () => {
 	test('both credentials pass with valid secrets, the API key sending its default acting user', async () => {
-		expect(await testCredential(PAT_TYPE, world.pat().data)).toEqual({ status: 'OK', message: 'Connection tested successfully' });
-		expect(await testCredential(API_KEY_TYPE, world.apiKey().data)).toEqual({ status: 'OK', message: 'Connection tested successfully' });
-		expect(await testCredential(API_KEY_TYPE, world.apiKey(world.seed.users.member.id).data)).toEqual({ status: 'OK', message: 'Connection tested successfully' });
-		const headers = (await world.requests()).map((r) => [r.method, r.path, r.headers.authorization, r.headers['x-service-api-user-id']]);
+		expect(await testCredential(PAT_TYPE, world().pat().data)).toEqual({ status: 'OK', message: 'Connection tested successfully' });
+		expect(await testCredential(API_KEY_TYPE, world().apiKey().data)).toEqual({ status: 'OK', message: 'Connection tested successfully' });
+		expect(await testCredential(API_KEY_TYPE, world().apiKey(world().seed.users.member.id).data)).toEqual({ status: 'OK', message: 'Connection tested successfully' });
+		const headers = (await world().requests()).map((r) => [r.method, r.path, r.headers.authorization, r.headers['x-service-api-user-id']]);
 		expect(headers).toEqual([
-			['GET', '/v4/user/me', `Bearer ${world.seed.credentials.ownerPat}`, undefined],
-			['GET', '/v4/user/me', `Bearer ${world.seed.credentials.apiKey}`, undefined],
-			['GET', '/v4/user/me', `Bearer ${world.seed.credentials.apiKey}`, world.seed.users.member.id],
+			['GET', '/v4/user/me', `Bearer ${world().seed.credentials.ownerPat}`, undefined],
+			['GET', '/v4/user/me', `Bearer ${world().seed.credentials.apiKey}`, undefined],
+			['GET', '/v4/user/me', `Bearer ${world().seed.credentials.apiKey}`, world().seed.users.member.id],
 		]);
 	});
 
 	test('they fail with the API\'s words for a wrong secret, and a wrong form never reaches the API', async () => {
-		const unknownPat = world.remember(`rgo-${'x'.repeat(32)}`);
-		expect(await testCredential(PAT_TYPE, { ...world.pat().data, token: unknownPat })).toEqual({ status: 'Error', message: '401: Invalid access token' });
-		const wrongForm = await testCredential(API_KEY_TYPE, { ...world.apiKey().data, apiKey: 'ak_live:nope' });
+		const unknownPat = world().remember(`rgo-${'x'.repeat(32)}`);
+		expect(await testCredential(PAT_TYPE, { ...world().pat().data, token: unknownPat })).toEqual({ status: 'Error', message: '401: Invalid access token' });
+		const wrongForm = await testCredential(API_KEY_TYPE, { ...world().apiKey().data, apiKey: 'ak_live:nope' });
 		expect(wrongForm.status).toBe('Error');
 		expect(wrongForm.message).toContain('ak_live:<uuid>:<secret>');
-		expect((await world.requests()).map((r) => r.status)).toEqual([401]);
+		expect((await world().requests()).map((r) => r.status)).toEqual([401]);
 	});
 });
 
@@ -75,49 +67,49 @@ describe('every row of the authentication error table is a clear node error', ()
 	test('unknown, revoked and deactivated API keys: 401 Invalid API key', async () => {
 		const revoked = await mintKey({ companyId: acme(), lifetimeDays: 30 });
 		const deactivated = await mintKey({ companyId: acme(), lifetimeDays: 30 });
-		await world.control('POST', `/__sandbox/api-keys/${revoked.id}/revoke`);
-		await world.control('POST', `/__sandbox/api-keys/${deactivated.id}/deactivate`);
+		await world().control('POST', `/__sandbox/api-keys/${revoked.id}/revoke`);
+		await world().control('POST', `/__sandbox/api-keys/${deactivated.id}/deactivate`);
 		const unknown = 'ak_live:00000000-0000-4000-8000-000000000000:not-a-real-secret';
 		for (const key of [unknown, revoked.key, deactivated.key]) {
-			await expectError(world.runNode(getMe, world.apiKey('', key)), '401', 'Invalid API key', 'Check the credential');
+			await expectError(world().runNode(getMe, world().apiKey('', key)), '401', 'Invalid API key', 'Check the credential');
 		}
 	});
 
 	test('expired API key: 401 API key has expired', async () => {
 		const { key } = await mintKey({ companyId: acme(), lifetimeDays: 1 });
-		await world.control('POST', '/__sandbox/clock/advance', { seconds: 2 * 86_400 });
-		await expectError(world.runNode(getMe, world.apiKey('', world.remember(key))), '401', 'API key has expired', 'API keys live 1 to 90 days');
+		await world().control('POST', '/__sandbox/clock/advance', { seconds: 2 * 86_400 });
+		await expectError(world().runNode(getMe, world().apiKey('', world().remember(key))), '401', 'API key has expired', 'API keys live 1 to 90 days');
 	});
 
 	test('unknown, revoked and expired PATs: 401 with the API\'s words', async () => {
-		const { owner } = world.seed.users;
-		const revoked = (await world.control('POST', '/__sandbox/pats', { userId: owner.id })) as { id: string; token: string };
-		world.remember(revoked.token);
-		await world.control('POST', `/__sandbox/pats/${revoked.id}/revoke`);
+		const { owner } = world().seed.users;
+		const revoked = (await world().control('POST', '/__sandbox/pats', { userId: owner.id })) as { id: string; token: string };
+		world().remember(revoked.token);
+		await world().control('POST', `/__sandbox/pats/${revoked.id}/revoke`);
 		const expiring = await mintPat({ userId: owner.id, expiresInSeconds: 60 });
-		await world.control('POST', '/__sandbox/clock/advance', { seconds: 120 });
-		await expectError(world.runNode(getMe, world.pat(world.remember(`rgo-${'y'.repeat(32)}`))), '401', 'Invalid access token', 'Check the credential');
-		await expectError(world.runNode(getMe, world.pat(revoked.token)), '401', 'Invalid access token', 'Check the credential');
-		await expectError(world.runNode(getMe, world.pat(expiring)), '401', 'Access token has expired', 'Create a new Personal Access Token');
+		await world().control('POST', '/__sandbox/clock/advance', { seconds: 120 });
+		await expectError(world().runNode(getMe, world().pat(world().remember(`rgo-${'y'.repeat(32)}`))), '401', 'Invalid access token', 'Check the credential');
+		await expectError(world().runNode(getMe, world().pat(revoked.token)), '401', 'Invalid access token', 'Check the credential');
+		await expectError(world().runNode(getMe, world().pat(expiring)), '401', 'Access token has expired', 'Create a new Personal Access Token');
 	});
 
 	test('member PAT on a workspace-wide list: 403 Forbidden resource', async () => {
 		await expectError(
-			world.runNode({ resource: 'user', operation: 'getAll', returnAll: true }, world.pat(world.seed.credentials.memberPat)),
+			world().runNode({ resource: 'user', operation: 'getAll', returnAll: true }, world().pat(world().seed.credentials.memberPat)),
 			'403', 'Forbidden resource', 'Only admins may do this',
 		);
 	});
 
 	test('plan without the feature: 403 with PLAN_LIMIT_REACHED and an upgrade hint', async () => {
-		const company = (await world.control('POST', '/__sandbox/companies', { name: 'Basic Co', excludedFeatures: ['meeting-types'] })) as { id: string };
-		const user = (await world.control('POST', '/__sandbox/users', { companyId: company.id, email: 'basic@example.com', givenName: 'Basic', familyName: 'User' })) as { id: string };
+		const company = (await world().control('POST', '/__sandbox/companies', { name: 'Basic Co', excludedFeatures: ['meeting-types'] })) as { id: string };
+		const user = (await world().control('POST', '/__sandbox/users', { companyId: company.id, email: 'basic@example.com', givenName: 'Basic', familyName: 'User' })) as { id: string };
 		const token = await mintPat({ userId: user.id });
-		await expectError(world.runNode(listMeetingTypes, world.pat(token)), '403', 'meeting-types', 'Your plan does not include this feature (meeting-types): upgrade the plan');
+		await expectError(world().runNode(listMeetingTypes, world().pat(token)), '403', 'meeting-types', 'Your plan does not include this feature (meeting-types): upgrade the plan');
 	});
 
 	test('token scoped away from the feature: 403 naming it', async () => {
-		const token = await mintPat({ userId: world.seed.users.owner.id, scopes: ['users'] });
-		await expectError(world.runNode(listMeetingTypes, world.pat(token)), '403', 'meeting-types', 'Use a credential whose user, role, plan or token scope allows');
+		const token = await mintPat({ userId: world().seed.users.owner.id, scopes: ['users'] });
+		await expectError(world().runNode(listMeetingTypes, world().pat(token)), '403', 'meeting-types', 'Use a credential whose user, role, plan or token scope allows');
 	});
 
 	// The node prevents these requests from being sent (it never sends a PAT with the header, never an
@@ -130,13 +122,12 @@ describe('every row of the authentication error table is a clear node error', ()
 		[400, 'Missing required header `x-service-api-user-id` for API key authentication', 'Bad Request', 'Set "Act As User" in the node'],
 		[400, 'x-service-api-user-id must be a UUID', 'Bad Request', 'must be the UUID of a user of the company'],
 	])('%s %s', async (status, message, errorWord, fix) => {
-		await world.control('POST', '/__sandbox/faults', { path: '/v4/user/me', status, body: { statusCode: status, message, error: errorWord }, times: 1 });
-		await expectError(world.runNode(getMe, world.pat()), String(status), message, fix);
+		await world().control('POST', '/__sandbox/faults', { path: '/v4/user/me', status, body: { statusCode: status, message, error: errorWord }, times: 1 });
+		await expectError(world().runNode(getMe, world().pat()), String(status), message, fix);
 	});
 });
 
-test('the leak scan notices a secret (so a clean suite means something)', async () => {
-	const { assertNoSecret } = await import('./harness/world');
-	expect(() => assertNoSecret(`oops ${world.seed.credentials.apiKey}`)).toThrow('A credential secret appears');
-	expect(() => assertNoSecret(`oops ${world.seed.credentials.ownerPat.slice(4)}`)).toThrow('A credential secret appears');
+test('the leak scan notices a secret (so a clean suite means something)', () => {
+	expect(() => assertNoSecret(`oops ${world().seed.credentials.apiKey}`)).toThrow('A credential secret appears');
+	expect(() => assertNoSecret(`oops ${world().seed.credentials.ownerPat.slice(4)}`)).toThrow('A credential secret appears');
 });

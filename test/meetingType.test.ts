@@ -1,33 +1,27 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { World, wire } from './harness/world';
+import { byId, useWorld, wire } from './harness/world';
 
-let world: World;
-beforeAll(async () => {
-	world = await World.start();
-});
-afterAll(async () => await world.close());
-beforeEach(async () => await world.clearRequests());
+const world = useWorld();
 
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-const ownerKey = () => world.apiKey(world.seed.users.owner.id);
+const ownerKey = () => world().apiKey(world().seed.users.owner.id);
 const keyHeaders = (extra: IDataObject = {}) => ({
-	authorization: `Bearer ${world.seed.credentials.apiKey}`,
-	'x-service-api-user-id': world.seed.users.owner.id,
+	authorization: `Bearer ${world().seed.credentials.apiKey}`,
+	'x-service-api-user-id': world().seed.users.owner.id,
 	...extra,
 });
 
 async function createMeetingType(name: string): Promise<string> {
-	const created = await world.api('POST', '/v4/meeting-type', world.seed.credentials.ownerPat, {
+	const created = await world().api('POST', '/v4/meeting-type', world().seed.credentials.ownerPat, {
 		body: { meetingInfo: { name, description: '', duration: 30 } },
 	});
-	await world.clearRequests();
+	await world().clearRequests();
 	return created.body.id as string;
 }
 
 describe('Meeting Type', () => {
 	test('Create sends meetingInfo with an empty description kept, and returns the meeting type', async () => {
-		const { items, error } = await world.runNode(
+		const { items, error } = await world().runNode(
 			{
 				resource: 'meetingType',
 				operation: 'create',
@@ -39,7 +33,7 @@ describe('Meeting Type', () => {
 			ownerKey(),
 		);
 		expect(error).toBeUndefined();
-		expect((await world.requests()).map(wire)).toEqual([
+		expect((await world().requests()).map(wire)).toEqual([
 			{
 				method: 'POST',
 				path: '/v4/meeting-type',
@@ -51,7 +45,7 @@ describe('Meeting Type', () => {
 		expect(items).toEqual([
 			expect.objectContaining({
 				id: expect.any(String),
-				userId: world.seed.users.owner.id,
+				userId: world().seed.users.owner.id,
 				spots: 3,
 				meetingInfo: expect.objectContaining({ name: 'Discovery Call', description: '', duration: 45, channel: 'zoom', bufferBefore: 10 }),
 			}),
@@ -59,52 +53,52 @@ describe('Meeting Type', () => {
 	});
 
 	test('Create with an API key and no acting user fails before sending, saying how to fix it', async () => {
-		const { error } = await world.runNode({ resource: 'meetingType', operation: 'create', name: 'X', duration: 30 }, world.apiKey());
+		const { error } = await world().runNode({ resource: 'meetingType', operation: 'create', name: 'X', duration: 30 }, world().apiKey());
 		expect(error?.message).toBe('This operation needs a user to act for');
 		expect(error?.description).toContain('Set "Act As User" in the node, or a Default Acting User ID in the credential');
-		expect(await world.requests()).toEqual([]);
+		expect(await world().requests()).toEqual([]);
 	});
 
 	test('Create with a duration the API refuses surfaces the API\'s own words', async () => {
-		const { error } = await world.runNode({ resource: 'meetingType', operation: 'create', name: 'Too long', duration: 600 }, world.pat());
+		const { error } = await world().runNode({ resource: 'meetingType', operation: 'create', name: 'Too long', duration: 600 }, world().pat());
 		expect(error?.message).toBe('The API rejected the request as invalid (HTTP 400)');
 		expect(error?.description).toBe('meetingInfo.duration must not be greater than 480 Correct the fields named above and run the node again.');
 	});
 
 	test('Get reads one meeting type; a member cannot see the owner\'s (404)', async () => {
 		const id = await createMeetingType('Owner only');
-		const { items } = await world.runNode({ resource: 'meetingType', operation: 'get', meetingTypeId: byId(id) }, world.pat());
+		const { items } = await world().runNode({ resource: 'meetingType', operation: 'get', meetingTypeId: byId(id) }, world().pat());
 		expect(items).toEqual([expect.objectContaining({ id, meetingInfo: expect.objectContaining({ name: 'Owner only' }) })]);
-		const member = await world.runNode({ resource: 'meetingType', operation: 'get', meetingTypeId: byId(id) }, world.pat(world.seed.credentials.memberPat));
+		const member = await world().runNode({ resource: 'meetingType', operation: 'get', meetingTypeId: byId(id) }, world().pat(world().seed.credentials.memberPat));
 		expect(member.error?.httpCode).toBe('404');
-		expect((await world.requests()).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+		expect((await world().requests()).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
 			`GET /v4/meeting-type/${id} 200`,
 			`GET /v4/meeting-type/${id} 404`,
 		]);
 	});
 
 	test('Get Many returns the bare list; Limit cuts it without extra requests', async () => {
-		const expected = await world.api('GET', '/v4/meeting-type', world.seed.credentials.ownerPat);
+		const expected = await world().api('GET', '/v4/meeting-type', world().seed.credentials.ownerPat);
 		expect(expected.body.length).toBeGreaterThan(1);
-		await world.clearRequests();
-		const all = await world.runNode({ resource: 'meetingType', operation: 'getAll', returnAll: true }, world.pat());
+		await world().clearRequests();
+		const all = await world().runNode({ resource: 'meetingType', operation: 'getAll', returnAll: true }, world().pat());
 		expect(all.items).toEqual(expected.body);
-		const one = await world.runNode({ resource: 'meetingType', operation: 'getAll', returnAll: false, limit: 1 }, world.pat());
+		const one = await world().runNode({ resource: 'meetingType', operation: 'getAll', returnAll: false, limit: 1 }, world().pat());
 		expect(one.items).toEqual([expected.body[0]]);
-		expect((await world.requests()).map(wire)).toEqual([
-			{ method: 'GET', path: '/v4/meeting-type', query: '', headers: { authorization: `Bearer ${world.seed.credentials.ownerPat}` }, body: null },
-			{ method: 'GET', path: '/v4/meeting-type', query: '', headers: { authorization: `Bearer ${world.seed.credentials.ownerPat}` }, body: null },
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: '/v4/meeting-type', query: '', headers: { authorization: `Bearer ${world().seed.credentials.ownerPat}` }, body: null },
+			{ method: 'GET', path: '/v4/meeting-type', query: '', headers: { authorization: `Bearer ${world().seed.credentials.ownerPat}` }, body: null },
 		]);
 	});
 
 	test('Update sends a partial meetingInfo and top-level fields', async () => {
 		const id = await createMeetingType('Before');
-		const { items } = await world.runNode(
+		const { items } = await world().runNode(
 			{ resource: 'meetingType', operation: 'update', meetingTypeId: byId(id), updateFields: { name: 'After', duration: 60, enabled: false } },
 			ownerKey(),
 		);
 		expect(items).toEqual([expect.objectContaining({ id, enabled: false, meetingInfo: expect.objectContaining({ name: 'After', duration: 60 }) })]);
-		expect((await world.requests()).map(wire)).toEqual([
+		expect((await world().requests()).map(wire)).toEqual([
 			{
 				method: 'PATCH',
 				path: `/v4/meeting-type/${id}`,
@@ -117,24 +111,24 @@ describe('Meeting Type', () => {
 
 	test('Delete returns { deleted: true } and the meeting type is gone', async () => {
 		const id = await createMeetingType('Short-lived');
-		const { items } = await world.runNode({ resource: 'meetingType', operation: 'delete', meetingTypeId: byId(id) }, ownerKey());
+		const { items } = await world().runNode({ resource: 'meetingType', operation: 'delete', meetingTypeId: byId(id) }, ownerKey());
 		expect(items).toEqual([{ deleted: true }]);
-		expect((await world.requests()).map(wire)).toEqual([
+		expect((await world().requests()).map(wire)).toEqual([
 			{ method: 'DELETE', path: `/v4/meeting-type/${id}`, query: '', headers: keyHeaders(), body: null },
 		]);
-		expect((await world.api('GET', `/v4/meeting-type/${id}`, world.seed.credentials.ownerPat)).status).toBe(404);
+		expect((await world().api('GET', `/v4/meeting-type/${id}`, world().seed.credentials.ownerPat)).status).toBe(404);
 	});
 
 	test('Get with an ID expression that resolves to nothing fails before sending', async () => {
-		const { error } = await world.runNode({ resource: 'meetingType', operation: 'get', meetingTypeId: byId('={{ $json.missing ?? "" }}') }, world.pat());
+		const { error } = await world().runNode({ resource: 'meetingType', operation: 'get', meetingTypeId: byId('={{ $json.missing ?? "" }}') }, world().pat());
 		expect(error?.message).toBe('Meeting Type is required');
-		expect(await world.requests()).toEqual([]);
+		expect(await world().requests()).toEqual([]);
 	});
 
 	test('the meeting type list for the resource locator filters by name', async () => {
 		const id = await createMeetingType('Quarterly Review');
-		const { result } = await world.listSearch('searchMeetingTypes', { resource: 'meetingType', operation: 'get' }, world.pat(), 'quarterly');
+		const { result } = await world().listSearch('searchMeetingTypes', { resource: 'meetingType', operation: 'get' }, world().pat(), 'quarterly');
 		expect(result?.results).toEqual([{ name: 'Quarterly Review', value: id }]);
-		expect((await world.requests()).map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v4/meeting-type']);
+		expect((await world().requests()).map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v4/meeting-type']);
 	});
 });

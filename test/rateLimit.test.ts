@@ -1,23 +1,19 @@
-import { World } from './harness/world';
+import { useWorld } from './harness/world';
 
 /**
  * The client-side token bucket (burst 200, 100 per minute per credential) keeps a bulk run under the
  * API's own limit, which the sandbox enforces with the real numbers here: no 429 is ever provoked.
  */
 
-let world: World;
-beforeAll(async () => {
-	world = await World.start();
-});
-afterAll(async () => await world.close());
+const world = useWorld();
 
 test('210 items in one run: 200 go at once, the rest wait for tokens, and the API never answers 429', async () => {
 	const started = Date.now();
-	const { items, error } = await world.runNode({ resource: 'user', operation: 'getMe' }, world.pat(), { input: Array.from({ length: 210 }, () => ({})) });
+	const { items, error } = await world().runNode({ resource: 'user', operation: 'getMe' }, world().pat(), { input: Array.from({ length: 210 }, () => ({})) });
 	const elapsed = Date.now() - started;
 	expect(error).toBeUndefined();
 	expect(items).toHaveLength(210);
-	const statuses = (await world.requests()).map((r) => r.status);
+	const statuses = (await world().requests()).map((r) => r.status);
 	expect(statuses).toHaveLength(210);
 	expect(statuses.filter((s) => s !== 200)).toEqual([]);
 	// 10 requests beyond the burst, one token every 612 ms
@@ -25,6 +21,6 @@ test('210 items in one run: 200 go at once, the rest wait for tokens, and the AP
 	expect(elapsed).toBeLessThan(20_000);
 
 	// The sandbox does enforce the limit: a burst sent around the node right after is refused.
-	const direct = await Promise.all(Array.from({ length: 5 }, () => world.api('GET', '/v4/user/me', world.seed.credentials.ownerPat)));
+	const direct = await Promise.all(Array.from({ length: 5 }, () => world().api('GET', '/v4/user/me', world().seed.credentials.ownerPat)));
 	expect(direct.map((r) => r.status)).toContain(429);
 });

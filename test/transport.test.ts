@@ -1,49 +1,40 @@
-import { World } from './harness/world';
+import { byId, useWorld } from './harness/world';
 
-let world: World;
-beforeAll(async () => {
-	world = await World.start();
-});
-afterAll(async () => await world.close());
-beforeEach(async () => {
-	await world.clearRequests();
-	await world.control('DELETE', '/__sandbox/faults');
-});
+const world = useWorld();
 
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const getMe = { resource: 'user', operation: 'getMe' };
 const listMeetingTypes = { resource: 'meetingType', operation: 'getAll', returnAll: true };
-const fault = (spec: object) => world.control('POST', '/__sandbox/faults', spec);
-const statuses = async () => (await world.requests()).map((r) => `${r.method} ${r.path} ${r.status}`);
+const fault = (spec: object) => world().control('POST', '/__sandbox/faults', spec);
+const statuses = async () => (await world().requests()).map((r) => `${r.method} ${r.path} ${r.status}`);
 
 describe('acting user', () => {
 	test('the node\'s Act As User wins over the credential default', async () => {
-		const { owner, member } = world.seed.users;
-		const { items } = await world.runNode({ ...getMe, actAsUser: byId(member.id) }, world.apiKey(owner.id));
+		const { owner, member } = world().seed.users;
+		const { items } = await world().runNode({ ...getMe, actAsUser: byId(member.id) }, world().apiKey(owner.id));
 		expect(items).toEqual([expect.objectContaining({ id: member.id })]);
-		expect((await world.requests())[0].headers['x-service-api-user-id']).toBe(member.id);
+		expect((await world().requests())[0].headers['x-service-api-user-id']).toBe(member.id);
 	});
 
 	test('the credential default is used when the node leaves it empty', async () => {
-		const { member } = world.seed.users;
-		await world.runNode({ ...listMeetingTypes, actAsUser: byId('') }, world.apiKey(member.id));
-		expect((await world.requests())[0].headers['x-service-api-user-id']).toBe(member.id);
+		const { member } = world().seed.users;
+		await world().runNode({ ...listMeetingTypes, actAsUser: byId('') }, world().apiKey(member.id));
+		expect((await world().requests())[0].headers['x-service-api-user-id']).toBe(member.id);
 	});
 
 	test('a Personal Access Token never sends the header, even with a leftover Act As User', async () => {
-		const { items } = await world.runNode({ ...getMe, actAsUser: byId(world.seed.users.member.id) }, world.pat());
-		expect(items).toEqual([expect.objectContaining({ id: world.seed.users.owner.id })]);
-		expect((await world.requests())[0].headers).not.toHaveProperty('x-service-api-user-id');
+		const { items } = await world().runNode({ ...getMe, actAsUser: byId(world().seed.users.member.id) }, world().pat());
+		expect(items).toEqual([expect.objectContaining({ id: world().seed.users.owner.id })]);
+		expect((await world().requests())[0].headers).not.toHaveProperty('x-service-api-user-id');
 	});
 
 	test('an Act As User that is not a UUID fails before sending', async () => {
-		const { error } = await world.runNode({ ...listMeetingTypes, actAsUser: byId('max') }, world.apiKey());
+		const { error } = await world().runNode({ ...listMeetingTypes, actAsUser: byId('max') }, world().apiKey());
 		expect(error?.message).toBe('Act As User is not a valid user ID');
-		expect(await world.requests()).toEqual([]);
+		expect(await world().requests()).toEqual([]);
 	});
 
 	test('an acting user outside the key\'s company surfaces the API 500 with the fix', async () => {
-		const { error } = await world.runNode({ ...listMeetingTypes, actAsUser: byId(world.seed.users.outsider.id) }, world.apiKey());
+		const { error } = await world().runNode({ ...listMeetingTypes, actAsUser: byId(world().seed.users.outsider.id) }, world().apiKey());
 		expect(error?.message).toBe('The API failed with a server error (HTTP 500)');
 		expect(error?.description).toContain('API user does not belong to company');
 		expect(error?.description).toContain('pick a user of that company');
@@ -58,32 +49,32 @@ describe('path parameters', () => {
 		['?q', '/v4/user/%3Fq'],
 		['%2e%2e', '/v4/user/%252e%252e'],
 	])('the id %s stays inside the path', async (id, path) => {
-		await world.runNode({ resource: 'user', operation: 'get', userId: byId(id) }, world.pat());
-		const [request] = await world.requests();
+		await world().runNode({ resource: 'user', operation: 'get', userId: byId(id) }, world().pat());
+		const [request] = await world().requests();
 		expect([request.method, request.path, request.query]).toEqual(['GET', path, '']);
 	});
 
 	test('an id of only dots is refused before sending', async () => {
-		const { error } = await world.runNode({ resource: 'user', operation: 'get', userId: byId('..') }, world.pat());
+		const { error } = await world().runNode({ resource: 'user', operation: 'get', userId: byId('..') }, world().pat());
 		expect(error?.message).toBe('The ID for "id" is empty or not usable');
-		expect(await world.requests()).toEqual([]);
+		expect(await world().requests()).toEqual([]);
 	});
 });
 
 describe('pagination', () => {
 	beforeAll(async () => {
-		const { acme } = world.seed.companies;
+		const { acme } = world().seed.companies;
 		for (let i = 0; i < 130; i++) {
-			await world.control('POST', '/__sandbox/users', { companyId: acme.id, email: `bulk${i}@example.com`, givenName: 'Bulk', familyName: `User ${i}` });
+			await world().control('POST', '/__sandbox/users', { companyId: acme.id, email: `bulk${i}@example.com`, givenName: 'Bulk', familyName: `User ${i}` });
 		}
 	});
 
-	const users = (extra: object) => world.runNode({ resource: 'user', operation: 'getAll', ...extra }, world.pat());
-	const queries = async () => (await world.requests()).map((r) => r.query);
+	const users = (extra: object) => world().runNode({ resource: 'user', operation: 'getAll', ...extra }, world().pat());
+	const queries = async () => (await world().requests()).map((r) => r.query);
 
 	test('Return All asks for pages of 100 until the total is reached', async () => {
-		const total = (await world.api('GET', '/v4/user?limit=1', world.seed.credentials.ownerPat)).body.total as number;
-		await world.clearRequests();
+		const total = (await world().api('GET', '/v4/user?limit=1', world().seed.credentials.ownerPat)).body.total as number;
+		await world().clearRequests();
 		const { items } = await users({ returnAll: true });
 		expect(items).toHaveLength(total);
 		expect(new Set(items.map((u) => u.id)).size).toBe(total);
@@ -103,8 +94,8 @@ describe('pagination', () => {
 	});
 
 	test('a server that repeats a page ends the loop with an error', async () => {
-		const page = await world.api('GET', '/v4/user?limit=100&offset=0', world.seed.credentials.ownerPat);
-		await world.clearRequests();
+		const page = await world().api('GET', '/v4/user?limit=100&offset=0', world().seed.credentials.ownerPat);
+		await world().clearRequests();
 		await fault({ method: 'GET', path: '/v4/user', status: 200, body: page.body, times: 5 });
 		const { error } = await users({ returnAll: true });
 		expect(error?.message).toBe('The API returned the same page twice, so listing stopped to avoid an endless loop');
@@ -116,7 +107,7 @@ describe('retries', () => {
 	test('a 429 with Retry-After in seconds is waited out and no item fails', async () => {
 		await fault({ method: 'GET', path: '/v4/user/me', status: 429, retryAfter: '1', times: 1 });
 		const started = Date.now();
-		const { items, error } = await world.runNode(getMe, world.pat(), { input: [{}, {}, {}] });
+		const { items, error } = await world().runNode(getMe, world().pat(), { input: [{}, {}, {}] });
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(3);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
@@ -125,25 +116,25 @@ describe('retries', () => {
 
 	test('a 429 with Retry-After as an HTTP date is honoured', async () => {
 		await fault({ method: 'GET', path: '/v4/user/me', status: 429, retryAfter: new Date(Date.now() + 2000).toUTCString(), times: 1 });
-		const { items } = await world.runNode(getMe, world.pat());
+		const { items } = await world().runNode(getMe, world().pat());
 		expect(items).toHaveLength(1);
 		expect(await statuses()).toEqual(['GET /v4/user/me 429', 'GET /v4/user/me 200']);
 	});
 
 	test('a 429 on a write is retried (the API did not process it), with back-off when Retry-After is missing', async () => {
 		await fault({ method: 'PATCH', path: '/v4/user/*', status: 429, times: 1 });
-		const { items, error } = await world.runNode(
-			{ resource: 'user', operation: 'update', userId: byId(world.seed.users.member.id), updateFields: { title: 'Retried' } },
-			world.apiKey(world.seed.users.owner.id),
+		const { items, error } = await world().runNode(
+			{ resource: 'user', operation: 'update', userId: byId(world().seed.users.member.id), updateFields: { title: 'Retried' } },
+			world().apiKey(world().seed.users.owner.id),
 		);
 		expect(error).toBeUndefined();
 		expect(items).toEqual([expect.objectContaining({ title: 'Retried' })]);
-		expect(await statuses()).toEqual([`PATCH /v4/user/${world.seed.users.member.id} 429`, `PATCH /v4/user/${world.seed.users.member.id} 200`]);
+		expect(await statuses()).toEqual([`PATCH /v4/user/${world().seed.users.member.id} 429`, `PATCH /v4/user/${world().seed.users.member.id} 200`]);
 	});
 
 	test('a 429 that does not go away ends in a clear error saying how long the node waited', async () => {
 		await fault({ method: 'GET', path: '/v4/user/me', status: 429, retryAfter: '1', times: 10 });
-		const { error } = await world.runNode(getMe, world.pat());
+		const { error } = await world().runNode(getMe, world().pat());
 		expect(error?.message).toBe('The API rate limit was exceeded (HTTP 429)');
 		expect(error?.description).toBe(
 			'Too Many Requests (waited 4 s over 5 tries) Wait a minute, or lower the number of requests (for example with Batch Size in the node settings).',
@@ -153,7 +144,7 @@ describe('retries', () => {
 
 	test('a 503 on GET is retried', async () => {
 		await fault({ method: 'GET', path: '/v4/meeting-type', status: 503, times: 1 });
-		const { items, error } = await world.runNode(listMeetingTypes, world.pat());
+		const { items, error } = await world().runNode(listMeetingTypes, world().pat());
 		expect(error).toBeUndefined();
 		expect(items.length).toBeGreaterThan(0);
 		expect(await statuses()).toEqual(['GET /v4/meeting-type 503', 'GET /v4/meeting-type 200']);
@@ -161,29 +152,29 @@ describe('retries', () => {
 
 	test('a 503 on POST is not retried', async () => {
 		await fault({ method: 'POST', path: '/v4/meeting-type', status: 503, times: 1 });
-		const { error } = await world.runNode({ resource: 'meetingType', operation: 'create', name: 'Once', duration: 30 }, world.pat());
+		const { error } = await world().runNode({ resource: 'meetingType', operation: 'create', name: 'Once', duration: 30 }, world().pat());
 		expect(error?.message).toBe('The API failed with a server error (HTTP 503)');
 		expect(await statuses()).toEqual(['POST /v4/meeting-type 503']);
 	});
 
 	test('a dropped connection on GET is retried; on POST it is reported as possibly applied', async () => {
 		await fault({ method: 'GET', path: '/v4/meeting-type', drop: true, times: 1 });
-		const read = await world.runNode(listMeetingTypes, world.pat());
+		const read = await world().runNode(listMeetingTypes, world().pat());
 		expect(read.error).toBeUndefined();
-		await world.clearRequests();
+		await world().clearRequests();
 		await fault({ method: 'POST', path: '/v4/meeting-type', drop: true, times: 1 });
-		const write = await world.runNode({ resource: 'meetingType', operation: 'create', name: 'Dropped', duration: 30 }, world.pat());
+		const write = await world().runNode({ resource: 'meetingType', operation: 'create', name: 'Dropped', duration: 30 }, world().pat());
 		expect(write.error?.description).toContain('may already have been applied');
-		expect((await world.requests()).map((r) => r.method)).toEqual(['POST']);
+		expect((await world().requests()).map((r) => r.method)).toEqual(['POST']);
 	});
 });
 
 describe('items', () => {
 	test('Continue On Fail keeps the other items, each paired with its input', async () => {
-		const { member } = world.seed.users;
-		const { items, paired } = await world.runNode(
+		const { member } = world().seed.users;
+		const { items, paired } = await world().runNode(
 			{ resource: 'user', operation: 'get', userId: byId('={{ $json.id }}') },
-			world.pat(),
+			world().pat(),
 			{ input: [{ id: member.id }, { id: 'no-such-user' }, { id: member.id }], continueOnFail: true },
 		);
 		expect(paired).toEqual([0, 1, 2]);
@@ -193,10 +184,10 @@ describe('items', () => {
 	});
 
 	test('without Continue On Fail the error names the failing item', async () => {
-		const { error } = await world.runNode(
+		const { error } = await world().runNode(
 			{ resource: 'user', operation: 'get', userId: byId('={{ $json.id }}') },
-			world.pat(),
-			{ input: [{ id: world.seed.users.member.id }, { id: 'no-such-user' }] },
+			world().pat(),
+			{ input: [{ id: world().seed.users.member.id }, { id: 'no-such-user' }] },
 		);
 		expect(error?.itemIndex).toBe(1);
 		expect(error?.httpCode).toBe('404');

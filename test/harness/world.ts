@@ -199,3 +199,20 @@ export function wire(request: LoggedRequest) {
 	if (request.headers['content-type'] !== undefined) headers['content-type'] = request.headers['content-type'];
 	return { method: request.method, path: request.path, query: request.query, headers, body: request.body };
 }
+
+/** Starts a world for the test file; before each test the request log and the faults are cleared. */
+export function useWorld(): () => World {
+	let world: World;
+	beforeAll(async () => {
+		world = await World.start();
+	});
+	afterAll(async () => await world.close());
+	beforeEach(async () => {
+		await world.clearRequests();
+		await world.control('DELETE', '/__sandbox/faults');
+	});
+	return () => world;
+}
+
+/** A resource locator value in "By ID" mode. */
+export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
