@@ -161,4 +161,29 @@ describe('User', () => {
 		const denied = await world().listSearch('searchUsers', { resource: 'user', operation: 'get' }, world().pat(world().seed.credentials.memberPat));
 		expect(denied.error?.message).toBe('The API refused the request: the credential is not allowed to do this (HTTP 403)');
 	});
+
+	test('the Act As User list reads the users as the company owner when no acting user is set yet', async () => {
+		const { owner, member } = world().seed.users;
+		const { result } = await world().listSearch('searchActingUsers', {}, world().apiKey());
+		expect(result?.results).toEqual(expect.arrayContaining([
+			{ name: `Ada Admin (${owner.email})`, value: owner.id },
+			{ name: `Max Member (${member.email})`, value: member.id },
+		]));
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: '/v4/user/me', query: '', headers: { authorization: `Bearer ${world().seed.credentials.apiKey}` }, body: null },
+			{
+				method: 'GET',
+				path: '/v4/user',
+				query: 'limit=100&offset=0',
+				headers: { authorization: `Bearer ${world().seed.credentials.apiKey}`, 'x-service-api-user-id': owner.id },
+				body: null,
+			},
+		]);
+	});
+
+	test('the Act As User list uses the credential\'s default acting user when set', async () => {
+		const { member } = world().seed.users;
+		await world().listSearch('searchActingUsers', {}, world().apiKey(member.id), 'ada');
+		expect((await world().requests()).map((r) => [r.path, r.headers['x-service-api-user-id']])).toEqual([['/v4/user', member.id]]);
+	});
 });
