@@ -23,7 +23,7 @@ let userFolder: string;
 
 /** Runs an n8n CLI command without blocking this process, which also serves the sandbox n8n calls. */
 async function n8n(...args: string[]): Promise<string> {
-	const { stdout } = await promisify(execFile)(process.execPath, [join(n8nDir, 'node_modules/n8n/bin/n8n'), ...args], {
+	const run = promisify(execFile)(process.execPath, [join(n8nDir, 'node_modules/n8n/bin/n8n'), ...args], {
 		encoding: 'utf8',
 		maxBuffer: 64 * 1024 * 1024,
 		timeout: 5 * 60_000,
@@ -40,7 +40,12 @@ async function n8n(...args: string[]): Promise<string> {
 			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
 		},
 	});
-	return stdout;
+	try {
+		return (await run).stdout;
+	} catch (error) {
+		const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+		throw new Error(`n8n ${args[0]} failed:\n${String(stderr ?? '').slice(-3000)}\n${String(stdout ?? '').slice(-3000)}`);
+	}
 }
 
 function installPackedPackage(): void {
