@@ -105,7 +105,7 @@ function checkPathParams(ctx: ApiContext, itemIndex: number, params: Record<stri
 	}
 }
 
-export function buildPath(template: string, params: Record<string, string> = {}): string {
+function buildPath(template: string, params: Record<string, string> = {}): string {
 	return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
 }
 
