@@ -45,7 +45,8 @@ class ItemRun {
 
 	value(source: ParamSource): unknown {
 		const { param, check, sendEmpty } = sourceOf(source);
-		let value = this.ctx.getNodeParameter(param, this.itemIndex, null, { extractValue: true });
+		// null marks a parameter that is not set (an unset collection field has no value at all)
+		let value = this.ctx.getNodeParameter(param, this.itemIndex, null, { extractValue: true }) ?? undefined;
 		if (typeof value === 'string') value = value.trim();
 		const problem = check && inputProblem(check, value);
 		if (problem) {
@@ -54,7 +55,7 @@ class ItemRun {
 				description: `Item ${this.itemIndex + 1}: fix the value of "${label(this.properties, param)}" and run the node again.`,
 			});
 		}
-		return value === null || (value === '' && !sendEmpty) ? undefined : value;
+		return value === '' && !sendEmpty ? undefined : value;
 	}
 
 	collect(mapping: Record<string, ParamSource> = {}): IDataObject {

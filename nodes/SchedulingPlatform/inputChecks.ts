@@ -23,6 +23,6 @@ const CHECKS: Record<InputCheck, (value: string) => string | undefined> = {
 };
 
 export function inputProblem(check: InputCheck, value: unknown): string | undefined {
-	if (check !== 'required' && (value === undefined || value === null || value === '')) return undefined;
+	if (check !== 'required' && (value === undefined || value === '')) return undefined;
 	return CHECKS[check](String(value ?? ''));
 }
