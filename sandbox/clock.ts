@@ -13,4 +13,9 @@ export class Clock {
 	advance(seconds: number): void {
 		this.offsetMs += seconds * 1000;
 	}
+
+	/** Jumps to a moment (past or future); time runs on from there. */
+	set(iso: string): void {
+		this.offsetMs = Date.parse(iso) - Date.now();
+	}
 }

@@ -1,4 +1,8 @@
-import document from './contract/openapi.json';
+import root from './contract/openapi.json';
+import appointment from './contract/appointment.json';
+import availability from './contract/availability.json';
+import booking from './contract/booking.json';
+import calendarAndLinks from './contract/calendarAndLinks.json';
 
 export interface Schema {
 	$ref?: string;
@@ -35,9 +39,13 @@ export interface Operation {
 }
 
 interface Contract {
+	tags: Array<{ name: string }>;
 	paths: Record<string, Record<string, Operation>>;
 	components: { schemas: Record<string, Schema> };
 }
+
+/** A part of the contract: the tags, paths and schemas of some endpoint groups. */
+type Part = Partial<Contract> & { components?: { schemas?: Record<string, Schema> } };
 
 interface Route {
 	method: string;
@@ -53,7 +61,25 @@ export interface RouteMatch {
 	status: number;
 }
 
-const contract = document as unknown as Contract;
+/**
+ * The contract document: `openapi.json` (conventions, shared components, User and Meeting Type V4) with the
+ * tags, paths and schemas of the other group files merged in. A name defined twice is an error.
+ */
+const contract: Contract = [appointment, availability, booking, calendarAndLinks].reduce<Contract>(
+	(whole, part: Part) => ({
+		...whole,
+		tags: [...whole.tags, ...(part.tags ?? [])],
+		paths: mergeNew(whole.paths, part.paths ?? {}),
+		components: { ...whole.components, schemas: mergeNew(whole.components.schemas, part.components?.schemas ?? {}) },
+	}),
+	root as unknown as Contract,
+);
+
+function mergeNew<T>(into: Record<string, T>, from: Record<string, T>): Record<string, T> {
+	const twice = Object.keys(from).filter((key) => key in into);
+	if (twice.length) throw new Error(`Defined twice in the contract: ${twice.join(', ')}`);
+	return { ...into, ...from };
+}
 
 /** Every route of the contract; literal segments win over parameters (`/v4/user/me` before `/v4/user/{id}`). */
 const routes: Route[] = Object.entries(contract.paths)

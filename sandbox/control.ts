@@ -4,7 +4,7 @@ import { NewFault } from './faults';
 import { RateLimitConfig } from './rateLimit';
 import { seed } from './seed';
 import { resetState, SandboxState } from './state';
-import { ApiKeyStatus, NewUser } from './store';
+import { ApiKeyStatus, ApprovalKind, NewCalendarConnection, NewUser } from './store';
 import { Fields, validateBody } from './validation';
 
 const CONTROL_PREFIX = '/__sandbox';
@@ -104,6 +104,40 @@ const routes: ControlRoute[] = [
 		run: (state, body) => {
 			state.clock.advance(body.seconds as number);
 			return { now: state.clock.iso() };
+		},
+	},
+	{
+		method: 'POST',
+		path: /^\/clock\/set$/,
+		body: object(['now'], { now: { type: 'string', format: 'date-time' } }),
+		run: (state, body) => {
+			state.clock.set(body.now as string);
+			return { now: state.clock.iso() };
+		},
+	},
+	{
+		method: 'POST',
+		path: /^\/calendar-connections$/,
+		status: 201,
+		body: object(['userId', 'provider', 'email'], {
+			userId: uuid,
+			provider: { type: 'string', enum: ['google', 'outlook'] },
+			email: { type: 'string', format: 'email' },
+			isPrimary: { type: 'boolean' },
+			isConnected: { type: 'boolean', default: true },
+		}),
+		run: (state, body) => state.store.createCalendarConnection(found(state.store.users, body.userId, 'User'), body as unknown as NewCalendarConnection),
+	},
+	{
+		method: 'POST',
+		path: /^\/meeting-types\/([^/]+)\/approval$/,
+		body: object([], { bookingType: { type: 'string', enum: ['doubleOptIn', 'hostApproval'], nullable: true } }),
+		run: (state, body, [id]) => {
+			const meetingType = found(state.store.meetingTypes, id, 'Meeting type');
+			const kind = body.bookingType as ApprovalKind | null | undefined;
+			if (kind) state.store.approvals.set(meetingType.id, kind);
+			else state.store.approvals.delete(meetingType.id);
+			return { meetingTypeId: meetingType.id, bookingType: kind ?? null };
 		},
 	},
 	{

@@ -32,7 +32,7 @@ export class RateLimiter {
 	take(credentialId: string, now: number): void {
 		const { perMinute, burst } = this.config;
 		const bucket = this.buckets.get(credentialId) ?? { tokens: burst, at: now };
-		bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) * perMinute) / 60000);
+		bucket.tokens = Math.min(burst, bucket.tokens + (Math.max(0, now - bucket.at) * perMinute) / 60000);
 		bucket.at = now;
 		this.buckets.set(credentialId, bucket);
 		if (bucket.tokens >= 1) {

@@ -91,6 +91,163 @@ export interface MeetingType {
 	updatedAt: string;
 }
 
+export interface AvailabilityException {
+	/** A number, as in the live service. */
+	id: number;
+	availabilityId: string;
+	userId: string;
+	/** true: extra time; false: blocked time. */
+	available: boolean;
+	start: string;
+	end: string;
+	title: string | null;
+	note: string | null;
+	createdAt: string;
+	updatedAt: string;
+}
+
+export interface Attendee {
+	id: string;
+	appointmentId: string;
+	email: string;
+	firstname: string | null;
+	lastname: string | null;
+	fullname: string | null;
+	phone: string | null;
+	timezone: string | null;
+	language: string | null;
+	contactId: string | null;
+	receiveReminders: boolean;
+	/** Booking form answers keyed by label. */
+	notes: Record<string, unknown>;
+	guests: string[];
+	isCancelled: boolean;
+}
+
+export interface Appointment {
+	id: string;
+	secret: string;
+	/** The host whose calendar holds it: members see the appointments they host. */
+	userId: string;
+	companyId: string;
+	start: string;
+	end: string;
+	isCancelled: boolean;
+	cancel: { reason: string | null; actionAt: string; actionBy: string } | null;
+	rescheduledAt: string | null;
+	rescheduleCount: number;
+	meetingTypeId: string;
+	meetingInfo: MeetingInfo;
+	hostIds: string[];
+	attendees: Attendee[];
+	location: string | null;
+	notes: string | null;
+	transcription: string | null;
+	summary: string | null;
+	createdAt: string;
+	updatedAt: string;
+}
+
+export type ApprovalKind = 'doubleOptIn' | 'hostApproval';
+
+export interface ProvisionalBooking {
+	id: string;
+	bookingType: ApprovalKind;
+	status: 'pending';
+	userId: string;
+	companyId: string;
+	meetingTypeId: string;
+	start: string;
+	end: string;
+	hostIds: string[];
+	attendee: Record<string, unknown>;
+	createdAt: string;
+}
+
+/** A CRM contact. The store is shared by bookings (which create or enrich contacts) and the CRM group. */
+export interface Contact {
+	id: string;
+	companyId: string;
+	firstName: string | null;
+	lastName: string | null;
+	email: string | null;
+	phoneNumber: string | null;
+	language: string | null;
+	tags: string[];
+	notes: string | null;
+	crmCompanyId: string | null;
+	accountOwnerId: string | null;
+	additionalData: Record<string, unknown>;
+	address: { line1?: string; line2?: string; city?: string; zip?: string; country?: string } | null;
+	title: string | null;
+	createdAt: string;
+	updatedAt: string;
+}
+
+export interface CalendarConnection {
+	id: string;
+	userId: string;
+	provider: 'google' | 'outlook';
+	email: string;
+	isPrimary: boolean;
+	isConnected: boolean;
+	selectedCalendars: string[];
+	primaryCalendar: string | null;
+	validateAvailability: boolean;
+	cancelIfDeclinedOrDeleted: boolean;
+	disableAttendeeNotification: boolean;
+	syncBuffersToCalendar: boolean;
+	createdAt: string;
+	updatedAt: string;
+}
+
+export interface OneTimeLink {
+	id: string;
+	userId: string;
+	url: string;
+	meetingTypeId: string;
+	used: boolean;
+	expiresAt: string | null;
+	createdAt: string;
+}
+
+export interface PersonalPage {
+	userId: string;
+	url: string;
+	description: string;
+	primaryColor: string;
+	secondaryColor: string;
+	useCustomColors: boolean;
+	showAllMeetingTypes: boolean;
+	meetingTypeOrder: string[];
+	updatedAt: string;
+}
+
+export interface Handoff {
+	id: string;
+	userId: string;
+	companyId: string;
+	url: string;
+	assignedUserId: string;
+	status: 'pending' | 'booked' | 'expired';
+	email: string;
+	firstname: string | null;
+	lastname: string | null;
+	phone: string | null;
+	note: string | null;
+	meetingTypeId: string | null;
+	queueId: string | null;
+	expiresAt: string;
+	createdAt: string;
+}
+
+export interface QuickMail {
+	attendeeId: string;
+	title: string;
+	content: string;
+	sentAt: number;
+}
+
 export interface NewUser {
 	email: string;
 	givenName: string;
@@ -100,6 +257,13 @@ export interface NewUser {
 	userType?: string;
 	availability?: { name?: string; timezone?: string; schedule?: Partial<Schedule> };
 	meetingType?: { name?: string; duration?: number; slug?: string };
+}
+
+export interface NewCalendarConnection {
+	provider: CalendarConnection['provider'];
+	email: string;
+	isPrimary?: boolean;
+	isConnected?: boolean;
 }
 
 export interface NewMeetingType {
@@ -117,6 +281,18 @@ export class Store {
 	readonly apiKeys = new Map<string, ApiKey>();
 	readonly availabilities = new Map<string, Availability>();
 	readonly meetingTypes = new Map<string, MeetingType>();
+	readonly availabilityExceptions = new Map<string, AvailabilityException>();
+	readonly appointments = new Map<string, Appointment>();
+	readonly provisionalBookings = new Map<string, ProvisionalBooking>();
+	/** Meeting types that need approval before a booking becomes an appointment (set with the control API). */
+	readonly approvals = new Map<string, ApprovalKind>();
+	readonly contacts = new Map<string, Contact>();
+	readonly calendarConnections = new Map<string, CalendarConnection>();
+	readonly oneTimeLinks = new Map<string, OneTimeLink>();
+	readonly personalPages = new Map<string, PersonalPage>();
+	readonly handoffs = new Map<string, Handoff>();
+	readonly quickMails: QuickMail[] = [];
+	private nextExceptionId = 1;
 
 	constructor(readonly clock: Clock) {}
 
@@ -199,10 +375,39 @@ export class Store {
 
 	/** Removes the user with everything that is theirs, their access tokens included. */
 	deleteUser(userId: string): void {
-		for (const map of [this.pats, this.availabilities, this.meetingTypes]) {
+		const owned = [this.pats, this.availabilities, this.availabilityExceptions, this.meetingTypes, this.calendarConnections, this.oneTimeLinks, this.personalPages];
+		for (const map of owned as Array<Map<string, { userId: string }>>) {
 			for (const [id, item] of map) if (item.userId === userId) map.delete(id);
 		}
 		this.users.delete(userId);
+	}
+
+	/** A connected calendar, as the OAuth flow would leave it. A user's first connection is primary. */
+	createCalendarConnection(user: User, input: NewCalendarConnection): CalendarConnection {
+		const now = this.clock.iso();
+		const connection: CalendarConnection = {
+			id: randomUUID(),
+			userId: user.id,
+			provider: input.provider,
+			email: input.email,
+			isPrimary: input.isPrimary ?? ![...this.calendarConnections.values()].some((other) => other.userId === user.id),
+			isConnected: input.isConnected ?? true,
+			selectedCalendars: [input.email],
+			primaryCalendar: input.email,
+			validateAvailability: true,
+			cancelIfDeclinedOrDeleted: false,
+			disableAttendeeNotification: false,
+			syncBuffersToCalendar: false,
+			createdAt: now,
+			updatedAt: now,
+		};
+		this.calendarConnections.set(connection.id, connection);
+		return connection;
+	}
+
+	/** Availability exception ids are numbers, counted up from 1. */
+	exceptionId(): number {
+		return this.nextExceptionId++;
 	}
 
 	createPat(userId: string, expiresInSeconds?: number, scopes?: string[]): Pat {
@@ -242,7 +447,8 @@ export class Store {
 		return [...this.apiKeys.values()].find((apiKey) => apiKey.key === key);
 	}
 
-	private createAvailability(user: User, input: NonNullable<NewUser['availability']>): Availability {
+	/** A user's first availability is their default one. */
+	createAvailability(user: User, input: NonNullable<NewUser['availability']>): Availability {
 		const availability: Availability = {
 			id: randomUUID(),
 			userId: user.id,
@@ -250,7 +456,7 @@ export class Store {
 			timezone: input.timezone ?? user.timezone,
 			schedule: input.schedule ? completeSchedule(input.schedule) : defaultSchedule(),
 			availabilityExceptions: [],
-			isDefault: true,
+			isDefault: this.userAvailabilities(user.id).length === 0,
 			createdAt: this.clock.iso(),
 		};
 		this.availabilities.set(availability.id, availability);

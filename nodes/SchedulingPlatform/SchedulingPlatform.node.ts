@@ -8,8 +8,23 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { executeDefinitions } from './executor';
-import { searchActingUsers, searchMeetingTypes, searchUsers } from './listSearch';
+import {
+	searchActingUsers,
+	searchAppointments,
+	searchAvailabilities,
+	searchMeetingTypes,
+	searchUsers,
+} from './listSearch';
+import { appointmentOperations, appointmentProperties } from './resources/appointment';
+import { attendeeOperations, attendeeProperties } from './resources/attendee';
+import { availabilityOperations, availabilityProperties } from './resources/availability';
+import { availabilityExceptionOperations, availabilityExceptionProperties } from './resources/availabilityException';
+import { bookingOperations, bookingProperties } from './resources/booking';
+import { bookingLinkOperations, bookingLinkProperties } from './resources/bookingLink';
+import { calendarConnectionOperations, calendarConnectionProperties } from './resources/calendarConnection';
+import { handoffOperations, handoffProperties } from './resources/handoff';
 import { meetingTypeOperations, meetingTypeProperties } from './resources/meetingType';
+import { personalPageOperations, personalPageProperties } from './resources/personalPage';
 import { userOperations, userProperties } from './resources/user';
 
 const properties: INodeProperties[] = [
@@ -51,14 +66,47 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		options: [
+			{ name: 'Appointment', value: 'appointment' },
+			{ name: 'Attendee', value: 'attendee' },
+			{ name: 'Availability', value: 'availability' },
+			{ name: 'Availability Exception', value: 'availabilityException' },
+			{ name: 'Booking', value: 'booking' },
+			{ name: 'Booking Link', value: 'bookingLink' },
+			{ name: 'Calendar Connection', value: 'calendarConnection' },
+			{ name: 'Handoff', value: 'handoff' },
 			{ name: 'Meeting Type', value: 'meetingType' },
+			{ name: 'Personal Page', value: 'personalPage' },
 			{ name: 'User', value: 'user' },
 		],
 		default: 'meetingType',
 	},
-	...userProperties,
+	...appointmentProperties,
+	...attendeeProperties,
+	...availabilityProperties,
+	...availabilityExceptionProperties,
+	...bookingProperties,
+	...bookingLinkProperties,
+	...calendarConnectionProperties,
+	...handoffProperties,
 	...meetingTypeProperties,
+	...personalPageProperties,
+	...userProperties,
 ];
+
+/** The definitions of every resource, keyed like the Resource options. */
+const resources = {
+	appointment: appointmentOperations,
+	attendee: attendeeOperations,
+	availability: availabilityOperations,
+	availabilityException: availabilityExceptionOperations,
+	booking: bookingOperations,
+	bookingLink: bookingLinkOperations,
+	calendarConnection: calendarConnectionOperations,
+	handoff: handoffOperations,
+	meetingType: meetingTypeOperations,
+	personalPage: personalPageOperations,
+	user: userOperations,
+};
 
 export class SchedulingPlatform implements INodeType {
 	description: INodeTypeDescription = {
@@ -68,7 +116,7 @@ export class SchedulingPlatform implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Manage users and meeting types of the Scheduling Platform',
+		description: 'Manage scheduling on the Scheduling Platform: users, availability, meeting types, open slots, bookings, appointments and links',
 		defaults: { name: 'Scheduling Platform' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -89,10 +137,10 @@ export class SchedulingPlatform implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchActingUsers, searchMeetingTypes, searchUsers },
+		listSearch: { searchActingUsers, searchAppointments, searchAvailabilities, searchMeetingTypes, searchUsers },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeDefinitions(this, { meetingType: meetingTypeOperations, user: userOperations }, properties);
+		return await executeDefinitions(this, resources, properties);
 	}
 }

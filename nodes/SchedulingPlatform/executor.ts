@@ -6,10 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { inputProblem } from './inputChecks';
+import { InputProblem, inputProblem } from './inputChecks';
 import { fetchMany } from './transport/pagination';
 import { apiRequest } from './transport/request';
-import type { OperationDefinition, ParamSource, ResourceDefinitions } from './types';
+import type { OperationCall, OperationDefinition, ParamSource, ResourceDefinitions } from './types';
 
 /**
  * The one executor: runs the definition of the chosen resource and operation for every input item
@@ -43,19 +43,34 @@ class ItemRun {
 		private readonly properties: INodeProperties[],
 	) {}
 
+	/** A parameter of this item; unset (null, or no value in a collection) reads as undefined. */
+	read(param: string): unknown {
+		const value = this.ctx.getNodeParameter(param, this.itemIndex, null, { extractValue: true }) ?? undefined;
+		return typeof value === 'string' ? value.trim() : value;
+	}
+
 	value(source: ParamSource): unknown {
-		const { param, check, sendEmpty } = sourceOf(source);
-		// null marks a parameter that is not set (an unset collection field has no value at all)
-		let value = this.ctx.getNodeParameter(param, this.itemIndex, null, { extractValue: true }) ?? undefined;
-		if (typeof value === 'string') value = value.trim();
+		const { param, check, convert, sendEmpty } = sourceOf(source);
+		const value = this.read(param);
 		const problem = check && inputProblem(check, value);
-		if (problem) {
-			throw new NodeOperationError(this.ctx.getNode(), `${label(this.properties, param)} ${problem}`, {
-				itemIndex: this.itemIndex,
-				description: `Item ${this.itemIndex + 1}: fix the value of "${label(this.properties, param)}" and run the node again.`,
-			});
+		if (problem) this.refuse(`${label(this.properties, param)} ${problem}`, param);
+		if (value === '' && !sendEmpty) return undefined;
+		if (!convert || value === undefined) return value;
+		try {
+			return convert(value, { read: (name) => this.read(name), timezone: this.ctx.getTimezone() });
+		} catch (error) {
+			if (error instanceof InputProblem) this.refuse(`${label(this.properties, param)} ${error.message}`, param);
+			throw new NodeOperationError(this.ctx.getNode(), error as Error, { itemIndex: this.itemIndex });
 		}
-		return value === '' && !sendEmpty ? undefined : value;
+	}
+
+	/** Stops the item before anything is sent. */
+	refuse(message: string, param?: string): never {
+		const field = param ? `the value of "${label(this.properties, param)}"` : 'the values named above';
+		throw new NodeOperationError(this.ctx.getNode(), message, {
+			itemIndex: this.itemIndex,
+			description: `Item ${this.itemIndex + 1}: fix ${field} and run the node again.`,
+		});
 	}
 
 	collect(mapping: Record<string, ParamSource> = {}): IDataObject {
@@ -75,21 +90,29 @@ class ItemRun {
 	}
 
 	async run(definition: OperationDefinition): Promise<IDataObject[]> {
-		const request = {
-			method: definition.method,
-			path: definition.path,
-			pathParams: this.pathParams(definition.pathParams),
-			qs: this.collect(definition.query),
-			body: definition.method === 'GET' || definition.method === 'DELETE' ? undefined : this.collect(definition.body),
-			needsUserContext: definition.needsUserContext,
+		const call: OperationCall = {
+			request: {
+				method: definition.method,
+				path: definition.path,
+				pathParams: this.pathParams(definition.pathParams),
+				qs: this.collect(definition.query),
+				body: definition.method === 'GET' || definition.method === 'DELETE' ? undefined : this.collect(definition.body),
+				needsUserContext: definition.needsUserContext,
+			},
+			read: (name) => this.read(name),
+			timezone: this.ctx.getTimezone(),
+			send: async (request) => await apiRequest(this.ctx, this.itemIndex, request),
 		};
+		const problem = definition.check?.(call.request);
+		if (problem) this.refuse(problem);
+		await definition.prepare?.(call);
 		if (definition.pagination) {
 			const returnAll = this.ctx.getNodeParameter('returnAll', this.itemIndex, false) as boolean;
 			const limit = returnAll ? undefined : (this.ctx.getNodeParameter('limit', this.itemIndex, 50) as number);
-			return await fetchMany(this.ctx, this.itemIndex, request, definition.pagination, limit);
+			return await fetchMany(this.ctx, this.itemIndex, call.request, definition.pagination, limit);
 		}
-		const answer = await apiRequest(this.ctx, this.itemIndex, request);
-		if (definition.output) return definition.output(answer);
+		const answer = await call.send(call.request);
+		if (definition.output) return definition.output(answer, call);
 		return (Array.isArray(answer) ? answer : [answer ?? {}]) as IDataObject[];
 	}
 }

@@ -2,6 +2,12 @@ import { isUuid } from './transport/credentialChecks';
 
 /** Checks of user input that can be made before a request is sent. Each returns a problem or undefined. */
 
+/**
+ * A value that cannot be sent, said as the end of a sentence about it ("must be an email address...").
+ * Converters throw it; the executor names the field and the item.
+ */
+export class InputProblem extends Error {}
+
 export type InputCheck = 'email' | 'timezone' | 'uuid' | 'required';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

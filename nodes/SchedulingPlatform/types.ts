@@ -2,12 +2,33 @@ import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import type { InputCheck } from './inputChecks';
 import type { Pagination } from './transport/pagination';
+import type { ApiRequest } from './transport/request';
+
+/** What a converter or an operation hook may read besides its own value. */
+export interface InputReader {
+	/** Another parameter of the same item, unset as undefined (resource locators give their value). */
+	read(param: string): unknown;
+	/** The workflow's time zone (Settings > Timezone), for dates entered without an offset. */
+	timezone: string;
+}
+
+/**
+ * Turns the parameter's value into what the API expects. Throws InputProblem (inputChecks.ts)
+ * with a sentence about the value when it cannot be used; the executor names the field.
+ */
+export type Converter = (value: unknown, input: InputReader) => unknown;
 
 /**
  * A node parameter that feeds the request: its name (dotted into a collection, e.g.
- * "additionalFields.title"), or an object with a check and whether an empty string is sent.
+ * "additionalFields.title"), or an object with a check, a converter and whether an empty string is sent.
  */
-export type ParamSource = string | { param: string; check?: InputCheck; sendEmpty?: boolean };
+export type ParamSource = string | { param: string; check?: InputCheck; convert?: Converter; sendEmpty?: boolean };
+
+/** The running operation, as its hooks see it: the request built so far, the inputs, and a way to send more. */
+export interface OperationCall extends InputReader {
+	request: ApiRequest & { qs: IDataObject; body?: IDataObject };
+	send(request: ApiRequest): Promise<unknown>;
+}
 
 /** One operation of a resource group, as data: the executor turns it into a request. */
 export interface OperationDefinition {
@@ -24,8 +45,12 @@ export interface OperationDefinition {
 	pagination?: Pagination;
 	/** False for endpoints that work with an API key and no acting user. */
 	needsUserContext?: boolean;
+	/** Checks across fields of the built request (end after start...): a problem stops the item before sending. */
+	check?: (request: OperationCall['request']) => string | undefined;
+	/** Requests needed before the main one, e.g. reading the meeting type to fill its hosts. */
+	prepare?: (call: OperationCall) => Promise<void>;
 	/** Picks the output items from the answer; by default an array gives one item per element. */
-	output?: (answer: unknown) => IDataObject[];
+	output?: (answer: unknown, call: OperationCall) => IDataObject[];
 }
 
 export type ResourceDefinitions = Record<string, OperationDefinition>;

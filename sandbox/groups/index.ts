@@ -1,9 +1,29 @@
 import { Group } from '../handler';
+import { appointments } from './appointments';
+import { attendees } from './attendees';
+import { availability } from './availability';
+import { availabilityExceptions } from './availabilityExceptions';
+import { booking } from './booking';
+import { bookingAvailability } from './bookingAvailability';
+import { bookingLinks } from './bookingLinks';
+import { calendarConnections } from './calendarConnections';
+import { handoff } from './handoff';
 import { meetingTypes } from './meetingTypes';
+import { personalPage } from './personalPage';
 import { users } from './users';
 
 /** Every operationId of the contract has its handler here: one line per group. */
 export const handlers: Group = {
 	...users,
 	...meetingTypes,
+	...availability,
+	...availabilityExceptions,
+	...bookingAvailability,
+	...booking,
+	...appointments,
+	...attendees,
+	...calendarConnections,
+	...bookingLinks,
+	...personalPage,
+	...handoff,
 };

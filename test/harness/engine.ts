@@ -207,12 +207,14 @@ function additionalData(engine: Engine, hooks: ExecutionLifecycleHooks): IWorkfl
 export interface WorkflowSpec {
 	nodes: INode[];
 	connections?: Workflow['connectionsBySourceNode'];
+	/** The workflow's Settings > Timezone, read by nodes for dates entered without an offset. */
+	timezone?: string;
 }
 
 let executionCounter = 0;
 
 function workflowOf(engine: Engine, spec: WorkflowSpec) {
-	const workflowData = { id: 'wf-test', name: 'Test', active: false, nodes: spec.nodes, connections: spec.connections ?? {}, settings: {} };
+	const workflowData = { id: 'wf-test', name: 'Test', active: false, nodes: spec.nodes, connections: spec.connections ?? {}, settings: spec.timezone ? { timezone: spec.timezone } : {} };
 	const workflow = new Workflow({ ...workflowData, nodeTypes: engine.nodeTypes, staticData: {} });
 	const hooks = new ExecutionLifecycleHooks('manual', String(++executionCounter), workflowData as never);
 	return { workflow, hooks };

@@ -124,6 +124,27 @@ export class World {
 		return { type: API_KEY_TYPE, data: { baseUrl: this.url, apiKey: this.remember(key), actingUserId } };
 	}
 
+	/**
+	 * Runs Scheduling Platform nodes one after the other (Items → steps[0] → steps[1] → ...), each with its
+	 * own parameters and expressions over the previous node's items. Returns every step's output items.
+	 */
+	async runChain(steps: Array<{ name: string; parameters: IDataObject }>, credential: CredentialRef): Promise<{ outputs: Record<string, IDataObject[]>; error?: NodeRun['error'] }> {
+		const nodes: INode[] = [{ id: 'items', name: 'Items', type: ITEMS_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: '[{}]' } }];
+		for (const [index, step] of steps.entries()) {
+			const node = await this.nodeWith(step.parameters, credential);
+			nodes.push({ ...node, id: `step-${index}`, name: step.name, position: [200 * (index + 1), 0] });
+		}
+		const connections = Object.fromEntries(
+			nodes.slice(0, -1).map((node, index) => [node.name, { main: [[{ node: nodes[index + 1].name, type: 'main' as const, index: 0 }]] }]),
+		);
+		const run = await runWorkflow({ nodes, connections });
+		assertNoSecret(serialise(run.data));
+		const runData = run.data.resultData.runData;
+		const outputs = Object.fromEntries(steps.map((step) => [step.name, (runData[step.name]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json)]));
+		const error = run.data.resultData.error;
+		return { outputs, error: error && { name: error.name, message: error.message, description: error.description ?? undefined, httpCode: (error as { httpCode?: string }).httpCode ?? undefined } };
+	}
+
 	private async nodeWith(parameters: IDataObject, credential: CredentialRef): Promise<INode> {
 		const engine = await getEngine();
 		const credentialId = `cred-${++this.credentialCounter}`;
@@ -157,7 +178,7 @@ export class World {
 	async runNode(
 		parameters: IDataObject,
 		credential: CredentialRef,
-		options: { input?: IDataObject[]; continueOnFail?: boolean } = {},
+		options: { input?: IDataObject[]; continueOnFail?: boolean; timezone?: string } = {},
 	): Promise<NodeRun> {
 		const node = await this.nodeWith(parameters, credential);
 		node.onError = options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow';
@@ -172,6 +193,7 @@ export class World {
 		const run = await runWorkflow({
 			nodes: [itemsNode, node],
 			connections: { Items: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
+			timezone: options.timezone,
 		});
 		assertNoSecret(serialise(run.data));
 		const task = run.data.resultData.runData[node.name]?.[0];

@@ -1,0 +1,4 @@
+import { Group } from '../handler';
+
+/** TODO(helper): handlers of this group. */
+export const availabilityExceptions: Group = {};
