@@ -8,9 +8,18 @@ import { isUuid } from './transport/credentialChecks';
  */
 export class InputProblem extends Error {}
 
-export type InputCheck = 'email' | 'timezone' | 'uuid' | 'required';
+export type InputCheck = 'email' | 'timezone' | 'uuid' | 'required' | 'phone' | 'url';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+function isWebAddress(value: string): boolean {
+	try {
+		return ['http:', 'https:'].includes(new URL(value).protocol);
+	} catch {
+		return false;
+	}
+}
 
 function isTimezone(value: string): boolean {
 	try {
@@ -26,6 +35,8 @@ const CHECKS: Record<InputCheck, (value: string) => string | undefined> = {
 	email: (value) => (EMAIL.test(value) ? undefined : 'must be an email address such as jane@example.com'),
 	timezone: (value) => (isTimezone(value) ? undefined : 'must be an IANA time zone such as Europe/Berlin or America/New_York'),
 	uuid: (value) => (isUuid(value) ? undefined : 'must be an ID in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc'),
+	phone: (value) => (E164.test(value) ? undefined : 'must be a phone number in E.164 form: + and country code, digits only, such as +4915112345678'),
+	url: (value) => (isWebAddress(value) ? undefined : 'must be a web address starting with https:// or http://'),
 };
 
 export function inputProblem(check: InputCheck, value: unknown): string | undefined {
