@@ -17,6 +17,7 @@ export interface Schema {
 	minimum?: number;
 	maximum?: number;
 	minLength?: number;
+	maxLength?: number;
 	pattern?: string;
 }
 

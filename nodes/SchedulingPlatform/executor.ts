@@ -27,6 +27,14 @@ function label(properties: INodeProperties[], param: string): string {
 	return (inner && 'displayName' in inner ? inner.displayName : owner?.displayName) ?? param;
 }
 
+/** The properties shown for the resource and operation: names repeat across resources, labels must not mix. */
+function shownFor(properties: INodeProperties[], resource: string, operation: string): INodeProperties[] {
+	return properties.filter(({ displayOptions }) => {
+		const show = displayOptions?.show;
+		return (!show?.resource || show.resource.includes(resource)) && (!show?.operation || show.operation.includes(operation));
+	});
+}
+
 function setPath(target: IDataObject, path: string, value: unknown): void {
 	const keys = path.split('.');
 	let node = target;
@@ -138,7 +146,7 @@ export async function executeDefinitions(
 			if (!definition) {
 				throw new NodeOperationError(ctx.getNode(), `The operation "${operation}" of "${resource}" is not supported`, { itemIndex });
 			}
-			const results = await new ItemRun(ctx, itemIndex, properties).run(definition);
+			const results = await new ItemRun(ctx, itemIndex, shownFor(properties, resource, operation)).run(definition);
 			output.push(...results.map((json) => ({ json, pairedItem })));
 		} catch (error) {
 			if (!ctx.continueOnFail()) throw asNodeError(ctx, error, itemIndex);

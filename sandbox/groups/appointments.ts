@@ -1,4 +1,168 @@
-import { Group } from '../handler';
+import { Actor } from '../auth';
+import { apiError } from '../errors';
+import { Call, Group } from '../handler';
+import { isSlotOpen } from '../slots';
+import { Appointment, Attendee, Store } from '../store';
 
-/** TODO(helper): handlers of this group. */
-export const appointments: Group = {};
+interface ListQuery {
+	page: number;
+	pageSize: number;
+	start?: string;
+	end?: string;
+	search?: string;
+	status?: 'upcoming' | 'past' | 'cancelled';
+	meetingTypeId?: string;
+	sortBy: 'appointment.start' | 'appointment.createdAt';
+	sortDirection: 'ASC' | 'DESC';
+	userId?: string;
+}
+
+interface CancelBody {
+	reason?: string;
+	attendeeId?: string;
+	cancelAll?: boolean;
+}
+
+/** Appointment V4. */
+export const appointments: Group = {
+	listAppointments: ({ actor, query, store }) => {
+		const filters = query as unknown as ListQuery;
+		const host = hostToList(actor, filters.userId);
+		const found = [...store.appointments.values()]
+			.filter((appointment) => canSee(actor, appointment) && (!host || hosts(host, appointment)) && matches(store, filters, appointment))
+			.sort(byField(filters.sortBy, filters.sortDirection));
+		const from = filters.page * filters.pageSize;
+		return { appointments: found.slice(from, from + filters.pageSize), total: found.length };
+	},
+
+	getAppointment: visibleAppointment,
+
+	cancelAppointment: (call) => {
+		const appointment = visibleAppointment(call);
+		const { reason, attendeeId, cancelAll } = call.body as CancelBody;
+		if (appointment.isCancelled) throw apiError(409, 'The appointment is already cancelled');
+		if (!cancelAll && attendeeId) {
+			cancelAttendee(appointment, attendeeId);
+		} else if (!cancelAll && spotsOf(call.store, appointment) > 1) {
+			throw apiError(400, 'attendeeId or cancelAll is required for group bookings');
+		} else {
+			for (const attendee of appointment.attendees) attendee.isCancelled = true;
+		}
+		const now = call.store.clock.iso();
+		if (appointment.attendees.every((attendee) => attendee.isCancelled)) {
+			Object.assign(appointment, { isCancelled: true, cancel: { reason: reason ?? null, actionAt: now, actionBy: call.actor.user.id } });
+		}
+		appointment.updatedAt = now;
+		return appointment;
+	},
+
+	rescheduleAppointment: (call) => {
+		const appointment = visibleAppointment(call);
+		const { start, ignoreAvailability } = call.body as { start: string; ignoreAvailability?: boolean };
+		if (appointment.isCancelled) throw apiError(409, 'A cancelled appointment cannot be rescheduled');
+		const durationMs = Date.parse(appointment.end) - Date.parse(appointment.start);
+		if (!ignoreAvailability && !hostIsFree(call.store, appointment, start, durationMs / 60000)) {
+			throw apiError(409, 'The requested time slot is not available');
+		}
+		const now = call.store.clock.iso();
+		Object.assign(appointment, {
+			start: new Date(start).toISOString(),
+			end: new Date(Date.parse(start) + durationMs).toISOString(),
+			rescheduledAt: now,
+			rescheduleCount: appointment.rescheduleCount + 1,
+			updatedAt: now,
+		});
+		return appointment;
+	},
+
+	updateAppointmentNotes: (call) => update(call, { notes: call.body.note as string | null }),
+
+	updateAppointmentTranscription: (call) => update(call, call.body as Pick<Appointment, 'transcription' | 'summary'>),
+
+	addAppointmentGuest: (call) => {
+		const appointment = visibleAppointment(call);
+		const { attendeeId, email } = call.body as { attendeeId: string; email: string };
+		const attendee = attendeeOf(appointment, attendeeId);
+		if (attendee.guests.some((guest) => guest.toLowerCase() === email.toLowerCase())) {
+			throw apiError(409, 'This guest is already invited');
+		}
+		attendee.guests.push(email);
+		appointment.updatedAt = call.store.clock.iso();
+		return appointment;
+	},
+};
+
+/** Members see the appointments they host, admins any of their company; anything else does not exist for them. */
+export function canSee(actor: Actor, appointment: Appointment): boolean {
+	return hosts(actor.user.id, appointment) || (actor.user.isAdmin && appointment.companyId === actor.company.id);
+}
+
+function visibleAppointment({ actor, params, store }: Call): Appointment {
+	const appointment = store.appointments.get(params.id);
+	if (!appointment || !canSee(actor, appointment)) throw apiError(404, 'Appointment not found');
+	return appointment;
+}
+
+function hosts(userId: string, appointment: Appointment): boolean {
+	return appointment.userId === userId || appointment.hostIds.includes(userId);
+}
+
+/** A member lists only what they host and may name only themselves (else 403); an admin may narrow to any host. */
+function hostToList(actor: Actor, userId: string | undefined): string | undefined {
+	if (userId && userId !== actor.user.id && !actor.user.isAdmin) throw apiError(403, 'Forbidden resource');
+	return userId ?? (actor.user.isAdmin ? undefined : actor.user.id);
+}
+
+function matches(store: Store, filters: ListQuery, appointment: Appointment): boolean {
+	const { start, end, search, status, meetingTypeId } = filters;
+	if (start && Date.parse(appointment.end) <= Date.parse(start)) return false;
+	if (end && Date.parse(appointment.start) >= Date.parse(end)) return false;
+	if (meetingTypeId && appointment.meetingTypeId !== meetingTypeId) return false;
+	if (status && statusOf(store, appointment) !== status) return false;
+	return !search || searchable(appointment).some((text) => text.toLowerCase().includes(search.toLowerCase()));
+}
+
+function statusOf(store: Store, appointment: Appointment): ListQuery['status'] {
+	if (appointment.isCancelled) return 'cancelled';
+	return Date.parse(appointment.end) > store.clock.now() ? 'upcoming' : 'past';
+}
+
+function searchable(appointment: Appointment): string[] {
+	const people = appointment.attendees.flatMap((attendee) => [attendee.firstname, attendee.lastname, attendee.fullname, attendee.email]);
+	return [appointment.meetingInfo.name, ...people].filter((text): text is string => typeof text === 'string');
+}
+
+function byField(sortBy: ListQuery['sortBy'], direction: ListQuery['sortDirection']) {
+	const field = sortBy === 'appointment.createdAt' ? 'createdAt' : 'start';
+	const sign = direction === 'DESC' ? -1 : 1;
+	return (a: Appointment, b: Appointment) => sign * (Date.parse(a[field]) - Date.parse(b[field]));
+}
+
+function attendeeOf(appointment: Appointment, attendeeId: string): Attendee {
+	const attendee = appointment.attendees.find((candidate) => candidate.id === attendeeId);
+	if (!attendee) throw apiError(404, 'Attendee not found');
+	return attendee;
+}
+
+function cancelAttendee(appointment: Appointment, attendeeId: string): void {
+	const attendee = attendeeOf(appointment, attendeeId);
+	if (attendee.isCancelled) throw apiError(409, 'The attendee is already cancelled');
+	attendee.isCancelled = true;
+}
+
+/** The meeting type's spots; an appointment whose meeting type was deleted counts its attendees. */
+function spotsOf(store: Store, appointment: Appointment): number {
+	return store.meetingTypes.get(appointment.meetingTypeId)?.spots ?? appointment.attendees.length;
+}
+
+function hostIsFree(store: Store, appointment: Appointment, start: string, duration: number): boolean {
+	const meetingType = store.meetingTypes.get(appointment.meetingTypeId);
+	if (!meetingType) return false;
+	const host = isSlotOpen(store, { meetingType, hostIds: [appointment.userId], start, duration, ignoreAppointmentId: appointment.id });
+	return host !== undefined;
+}
+
+function update(call: Call, changes: Partial<Appointment>): Appointment {
+	const appointment = visibleAppointment(call);
+	return Object.assign(appointment, changes, { updatedAt: call.store.clock.iso() });
+}

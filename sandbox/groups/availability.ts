@@ -1,4 +1,67 @@
-import { Group } from '../handler';
+import { apiError } from '../errors';
+import { Call, Group } from '../handler';
+import { completeSchedule, Schedule, scheduleErrors } from '../schedule';
+import { Availability, AvailabilityException, Store, User } from '../store';
 
-/** TODO(helper): handlers of this group. */
-export const availability: Group = {};
+type AvailabilityInput = { name: string; timezone: string; schedule: Partial<Schedule> };
+
+/** availability: a user's weekly hours and time zone; each answer carries the availability's current exceptions. */
+export const availability: Group = {
+	listAvailabilities: ({ actor, store }) => store.userAvailabilities(actor.user.id).map((item) => withExceptions(store, item)),
+
+	getAvailability: (call) => withExceptions(call.store, visibleAvailability(call, call.params.id)),
+
+	createAvailability: ({ actor, body, store }) => {
+		const input = body as AvailabilityInput;
+		assertValidSchedule(input.schedule);
+		return withExceptions(store, store.createAvailability(actor.user, input));
+	},
+
+	updateAvailability: (call) => {
+		const target = visibleAvailability(call, call.params.id);
+		const { schedule, ...changes } = call.body as Partial<AvailabilityInput>;
+		if (schedule) assertValidSchedule(schedule);
+		Object.assign(target, changes, schedule ? { schedule: completeSchedule(schedule) } : {});
+		return withExceptions(call.store, target);
+	},
+
+	deleteAvailability: (call) => {
+		const { store } = call;
+		const target = visibleAvailability(call, call.params.id);
+		if (target.isDefault) throw apiError(409, 'The default availability cannot be deleted');
+		const used = [...store.meetingTypes.values()].some((meetingType) => meetingType.availabilityId === target.id);
+		if (used) throw apiError(409, 'The availability is used by a meeting type');
+		for (const exception of exceptionsOf(store, target.id)) store.availabilityExceptions.delete(String(exception.id));
+		store.availabilities.delete(target.id);
+		return { deleted: true };
+	},
+};
+
+/** Members see their own availabilities, admins those of every user of their company; anything else is 404. */
+export function visibleAvailability({ actor, store }: Call, id: string): Availability {
+	const found = store.availabilities.get(id);
+	if (!found || !canSee(actor.user, store.users.get(found.userId))) throw apiError(404, 'Availability not found');
+	return found;
+}
+
+/** Whether the acting user may see what belongs to the owner. */
+export function canSee(actingUser: User, owner: User | undefined): boolean {
+	if (!owner) return false;
+	return owner.id === actingUser.id || (actingUser.isAdmin && owner.companyId === actingUser.companyId);
+}
+
+/** The exceptions of an availability, ordered by start. */
+export function exceptionsOf(store: Store, availabilityId: string): AvailabilityException[] {
+	return [...store.availabilityExceptions.values()]
+		.filter((exception) => exception.availabilityId === availabilityId)
+		.sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
+}
+
+function withExceptions(store: Store, item: Availability): Availability {
+	return { ...item, availabilityExceptions: exceptionsOf(store, item.id) };
+}
+
+function assertValidSchedule(schedule: Partial<Schedule>): void {
+	const errors = scheduleErrors(schedule, 'schedule');
+	if (errors.length) throw apiError(400, errors);
+}

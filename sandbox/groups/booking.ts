@@ -1,4 +1,142 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { contactForAttendee } from '../contacts';
+import { apiError } from '../errors';
 import { Group } from '../handler';
+import { isSlotOpen, joinableAppointment } from '../slots';
+import { Appointment, Attendee, MeetingType, ProvisionalBooking, Store } from '../store';
+import { bookingHosts, companyMeetingType } from './bookingAvailability';
 
-/** TODO(helper): handlers of this group. */
-export const booking: Group = {};
+interface BookingInput {
+	meetingTypeId: string;
+	start: string;
+	attendee: AttendeeInput;
+	hostIds?: string[];
+	queueId?: string;
+	duration?: number;
+	channel?: string;
+	location?: string;
+	skipNotifications?: boolean;
+}
+
+interface AttendeeInput {
+	email: string;
+	firstname?: string;
+	lastname?: string;
+	fullname?: string;
+	phone?: string;
+	timezone?: string;
+	language?: string;
+	receiveReminders: boolean;
+	notes: Record<string, unknown>;
+	dataPolicyAccepted?: boolean;
+}
+
+/** What one booking settled: the meeting type, the free host and the time. */
+interface Booked {
+	input: BookingInput;
+	meetingType: MeetingType;
+	hostId: string;
+	start: string;
+	end: string;
+}
+
+/** Booking V4. */
+export const booking: Group = {
+	createBooking: ({ actor, body, store }) => {
+		const input = body as unknown as BookingInput;
+		const meetingType = companyMeetingType(store, actor.company.id, input.meetingTypeId);
+		const hostIds = bookingHosts(store, meetingType, input.hostIds, input.queueId);
+		if (!meetingType.enabled) throw apiError(409, 'The meeting type is disabled');
+		const duration = input.duration ?? meetingType.meetingInfo.duration;
+		const hostId = isSlotOpen(store, { meetingType, hostIds, start: input.start, duration });
+		if (!hostId) throw apiError(409, 'The requested time slot is not available');
+		const startMs = Date.parse(input.start);
+		const booked = { input, meetingType, hostId, start: new Date(startMs).toISOString(), end: new Date(startMs + duration * 60_000).toISOString() };
+		if (store.approvals.has(meetingType.id)) return provisionalBooking(store, booked);
+		const appointment = joinableAppointment(store, meetingType, hostId, booked.start) ?? newAppointment(store, booked);
+		appointment.attendees.push(newAttendee(store, booked, appointment));
+		appointment.updatedAt = store.clock.iso();
+		markHandoffsBooked(store, meetingType.companyId, input.attendee.email);
+		return { appointmentId: appointment.id, secret: appointment.secret };
+	},
+};
+
+/** Approval needed: a provisional booking, no appointment; the slot stays open. */
+function provisionalBooking(store: Store, { input, meetingType, hostId, start, end }: Booked) {
+	const provisional: ProvisionalBooking = {
+		id: randomUUID(),
+		bookingType: store.approvals.get(meetingType.id)!,
+		status: 'pending',
+		userId: hostId,
+		companyId: meetingType.companyId,
+		meetingTypeId: meetingType.id,
+		start,
+		end,
+		hostIds: [hostId],
+		attendee: { ...input.attendee },
+		createdAt: store.clock.iso(),
+	};
+	store.provisionalBookings.set(provisional.id, provisional);
+	return { bookingType: provisional.bookingType, provisionalBookingId: provisional.id };
+}
+
+function newAppointment(store: Store, { input, meetingType, hostId, start, end }: Booked): Appointment {
+	const now = store.clock.iso();
+	const duration = (Date.parse(end) - Date.parse(start)) / 60_000;
+	const appointment: Appointment = {
+		id: randomUUID(),
+		secret: randomBytes(16).toString('hex'),
+		userId: hostId,
+		companyId: meetingType.companyId,
+		start,
+		end,
+		isCancelled: false,
+		cancel: null,
+		rescheduledAt: null,
+		rescheduleCount: 0,
+		meetingTypeId: meetingType.id,
+		meetingInfo: { ...meetingType.meetingInfo, duration, channel: input.channel ?? meetingType.meetingInfo.channel },
+		hostIds: [hostId],
+		attendees: [],
+		location: input.location ?? null,
+		notes: null,
+		transcription: null,
+		summary: null,
+		createdAt: now,
+		updatedAt: now,
+	};
+	store.appointments.set(appointment.id, appointment);
+	return appointment;
+}
+
+/** The attendee, linked to the company's CRM contact of their email (created or enriched). */
+function newAttendee(store: Store, { input, meetingType, hostId }: Booked, appointment: Appointment): Attendee {
+	const attendee = input.attendee;
+	const contact = contactForAttendee(store, meetingType.companyId, hostId, attendee);
+	const joinedName = [attendee.firstname, attendee.lastname].filter(Boolean).join(' ');
+	return {
+		id: randomUUID(),
+		appointmentId: appointment.id,
+		email: attendee.email,
+		firstname: attendee.firstname ?? null,
+		lastname: attendee.lastname ?? null,
+		fullname: attendee.fullname ?? (joinedName || null),
+		phone: attendee.phone ?? null,
+		timezone: attendee.timezone ?? null,
+		language: attendee.language ?? null,
+		contactId: contact.id,
+		receiveReminders: attendee.receiveReminders,
+		notes: attendee.notes,
+		guests: [],
+		isCancelled: false,
+	};
+}
+
+/** Pending handoffs of the company for this email (any case) are done. */
+function markHandoffsBooked(store: Store, companyId: string, email: string): void {
+	for (const handoff of store.handoffs.values()) {
+		if (handoff.companyId === companyId && handoff.status === 'pending' && handoff.email.toLowerCase() === email.toLowerCase()) {
+			handoff.status = 'booked';
+		}
+	}
+}

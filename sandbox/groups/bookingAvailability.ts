@@ -1,4 +1,38 @@
-import { Group } from '../handler';
+import { apiError } from '../errors';
+import { Call, Group } from '../handler';
+import { CalculationMethod, openSlots } from '../slots';
+import { MeetingType, Store } from '../store';
 
-/** TODO(helper): handlers of this group. */
-export const bookingAvailability: Group = {};
+/** Booking Availability V4: open slots. */
+export const bookingAvailability: Group = {
+	getBookingAvailability: ({ actor, query, store }) => {
+		const meetingType = companyMeetingType(store, actor.company.id, query.meetingTypeId);
+		const hostIds = bookingHosts(store, meetingType, query.hostIds, query.queueId);
+		return openSlots(store, {
+			meetingType,
+			hostIds,
+			start: query.start as string,
+			end: query.end as string,
+			timezone: (query.timezone as string | undefined) ?? store.users.get(meetingType.userId)?.timezone ?? 'UTC',
+			duration: query.meetingDuration as number | undefined,
+			calculationMethod: query.calculationMethod as CalculationMethod,
+		});
+	},
+};
+
+/** Any user of the company may book and read slots of its meeting types; other meeting types do not exist for them. */
+export function companyMeetingType(store: Store, companyId: string, id: unknown): MeetingType {
+	const meetingType = store.meetingTypes.get(String(id));
+	if (meetingType?.companyId !== companyId) throw apiError(404, 'Meeting type not found');
+	return meetingType;
+}
+
+/** The hosts asked for: users of the meeting type's company. Queues are not there yet: a queue id is never found. */
+export function bookingHosts(store: Store, meetingType: MeetingType, hostIds: Call['query'][string], queueId: unknown): string[] {
+	const ids = Array.isArray(hostIds) ? (hostIds as string[]) : [];
+	if (queueId !== undefined) throw apiError(404, 'Queue not found');
+	if (ids.length === 0) throw apiError(400, 'Expected hostIds or queueId');
+	const unknown = ids.some((id) => store.users.get(id.toLowerCase())?.companyId !== meetingType.companyId);
+	if (unknown) throw apiError(404, 'Host not found');
+	return ids.map((id) => id.toLowerCase());
+}

@@ -1,4 +1,75 @@
-import { Group } from '../handler';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Actor } from '../auth';
+import { apiError } from '../errors';
+import { Call, Group } from '../handler';
+import { BOOKING_BASE_URL, MeetingType, OneTimeLink, Store } from '../store';
 
-/** TODO(helper): handlers of this group. */
-export const bookingLinks: Group = {};
+/** The prefill fields of a booking page address, in the order they appear in it. */
+const PREFILL_KEYS = ['email', 'firstname', 'lastname', 'phone'];
+
+/** One Time Booking Link V4 and Booking Link V4. */
+export const bookingLinks: Group = {
+	createOneTimeBookingLink: ({ actor, params, body, store }) => {
+		const meetingType = visibleMeetingType(store, actor, params.meetingTypeId);
+		const expiresAt = body.expiresAt as string | undefined;
+		if (expiresAt !== undefined && Date.parse(expiresAt) <= store.clock.now()) throw apiError(400, 'expiresAt must be in the future');
+		const link: OneTimeLink = {
+			id: randomUUID(),
+			userId: actor.user.id,
+			url: `${BOOKING_BASE_URL}/d/${randomBytes(12).toString('hex')}`,
+			meetingTypeId: meetingType.id,
+			used: false,
+			expiresAt: expiresAt === undefined ? null : new Date(expiresAt).toISOString(),
+			createdAt: store.clock.iso(),
+		};
+		store.oneTimeLinks.set(link.id, link);
+		return linkJson(link);
+	},
+
+	listOneTimeBookingLinks: ({ actor, query, store }) =>
+		[...store.oneTimeLinks.values()]
+			.filter((link) => link.userId === actor.user.id && (!query.meetingTypeId || link.meetingTypeId === query.meetingTypeId))
+			.map(linkJson),
+
+	deleteOneTimeBookingLink: (call) => {
+		call.store.oneTimeLinks.delete(visibleLink(call).id);
+		return { deleted: true };
+	},
+
+	getBookingLink: ({ actor, query, store }) => {
+		const meetingType = visibleMeetingType(store, actor, query.meetingTypeId as string);
+		return { url: bookingPageUrl(store, meetingType, query) };
+	},
+};
+
+/** Members can use their own meeting types, admins any of their company; anything else does not exist for them. */
+export function visibleMeetingType(store: Store, actor: Actor, id: string): MeetingType {
+	const meetingType = store.meetingTypes.get(id);
+	const own = meetingType?.userId === actor.user.id;
+	const asAdmin = actor.user.isAdmin && meetingType?.companyId === actor.company.id;
+	if (!meetingType || !(own || asAdmin)) throw apiError(404, 'Meeting type not found');
+	return meetingType;
+}
+
+/** `<base>/<host slug>/<meeting type slug>`, then the given prefill fields, URL-encoded. */
+export function bookingPageUrl(store: Store, meetingType: MeetingType, prefill: Record<string, unknown>): string {
+	const host = store.users.get(meetingType.userId)!;
+	const query = PREFILL_KEYS.filter((key) => typeof prefill[key] === 'string' && prefill[key] !== '')
+		.map((key) => `${key}=${encodeURIComponent(prefill[key] as string)}`)
+		.join('&');
+	const address = `${BOOKING_BASE_URL}/${host.slug}/${meetingType.slug}`;
+	return query ? `${address}?${query}` : address;
+}
+
+/** A link as the API shows it: without its owner. */
+function linkJson({ id, url, meetingTypeId, used, expiresAt, createdAt }: OneTimeLink) {
+	return { id, url, meetingTypeId, used, expiresAt, createdAt };
+}
+
+function visibleLink({ actor, params, store }: Call): OneTimeLink {
+	const link = store.oneTimeLinks.get(params.id);
+	const own = link?.userId === actor.user.id;
+	const asAdmin = actor.user.isAdmin && link !== undefined && store.users.get(link.userId)?.companyId === actor.company.id;
+	if (!link || !(own || asAdmin)) throw apiError(404, 'One-time booking link not found');
+	return link;
+}

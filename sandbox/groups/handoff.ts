@@ -1,4 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { apiError } from '../errors';
 import { Group } from '../handler';
+import { Handoff } from '../store';
+import { bookingPageUrl, visibleMeetingType } from './bookingLinks';
 
-/** TODO(helper): handlers of this group. */
-export const handoff: Group = {};
+type HandoffInput = Pick<Handoff, 'email'> & Partial<Record<'firstname' | 'lastname' | 'phone' | 'note' | 'meetingTypeId' | 'queueId', string>>;
+
+const LIFETIME_SECONDS = 7 * 86400;
+
+/** Handoff V4: a lead handed to a human host with a prefilled booking link. */
+export const handoff: Group = {
+	createHandoff: ({ actor, body, store }) => {
+		const input = body as HandoffInput;
+		if (!input.meetingTypeId && !input.queueId) throw apiError(400, 'Expected meetingTypeId or queueId');
+		if (input.queueId) throw apiError(404, 'Queue not found');
+		const meetingType = visibleMeetingType(store, actor, input.meetingTypeId!);
+		const created: Handoff = {
+			id: randomUUID(),
+			userId: actor.user.id,
+			companyId: actor.company.id,
+			url: bookingPageUrl(store, meetingType, input),
+			assignedUserId: meetingType.userId,
+			status: 'pending',
+			email: input.email,
+			firstname: input.firstname ?? null,
+			lastname: input.lastname ?? null,
+			phone: input.phone ?? null,
+			note: input.note ?? null,
+			meetingTypeId: meetingType.id,
+			queueId: null,
+			expiresAt: store.clock.iso(LIFETIME_SECONDS),
+			createdAt: store.clock.iso(),
+		};
+		store.handoffs.set(created.id, created);
+		const { id, url, assignedUserId, status, createdAt } = created;
+		return { id, url, assignedUserId, status, createdAt };
+	},
+
+	/** A pending handoff past its expiry becomes expired when read. */
+	getHandoff: ({ actor, params, store }) => {
+		const found = store.handoffs.get(params.id);
+		const involved = found?.userId === actor.user.id || found?.assignedUserId === actor.user.id;
+		const asAdmin = actor.user.isAdmin && found?.companyId === actor.company.id;
+		if (!found || !(involved || asAdmin)) throw apiError(404, 'Handoff not found');
+		if (found.status === 'pending' && store.clock.now() >= Date.parse(found.expiresAt)) found.status = 'expired';
+		return found;
+	},
+};

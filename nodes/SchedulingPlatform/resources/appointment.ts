@@ -1,8 +1,342 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { ResourceDefinitions } from '../types';
+import { dateTime, endAfterStart } from '../dates';
+import type { OperationCall, ResourceDefinitions } from '../types';
 
-/** TODO(helper): operations of this resource. */
-export const appointmentOperations: ResourceDefinitions = {};
+const CLEAR_FLAGS: Record<string, string> = {
+	transcription: 'updateFields.clearTranscription',
+	summary: 'updateFields.clearSummary',
+};
 
-export const appointmentProperties: INodeProperties[] = [];
+/** Sends null for every field whose clear option is on. */
+async function sendClears(call: OperationCall): Promise<void> {
+	for (const [key, flag] of Object.entries(CLEAR_FLAGS)) {
+		if (call.read(flag) === true) call.request.body![key] = null;
+	}
+}
+
+/** Appointment V4 (api-reference §2). The list is page-0 paginated: { appointments, total }. */
+export const appointmentOperations: ResourceDefinitions = {
+	cancel: {
+		method: 'POST',
+		path: '/v4/appointment/{id}/cancel',
+		pathParams: { id: 'appointmentId' },
+		body: {
+			cancelAll: { param: 'cancelFor', convert: (value) => (value === 'all' ? true : undefined) },
+			attendeeId: { param: 'cancelFor', convert: (value, input) => (value === 'one' ? input.read('attendeeId') || undefined : undefined) },
+			reason: 'additionalFields.reason',
+		},
+		check: (request) => (request.body?.cancelAll || request.body?.attendeeId ? undefined : 'Attendee ID is required when Cancel For is One Attendee'),
+	},
+	get: { method: 'GET', path: '/v4/appointment/{id}', pathParams: { id: 'appointmentId' } },
+	getAll: {
+		method: 'GET',
+		path: '/v4/appointment/paginated',
+		query: {
+			start: { param: 'filters.start', convert: dateTime() },
+			end: { param: 'filters.end', convert: dateTime() },
+			status: 'filters.status',
+			meetingTypeId: 'filters.meetingTypeId',
+			search: 'filters.search',
+			sortBy: 'filters.sortBy',
+			sortDirection: 'filters.sortDirection',
+			userId: 'filters.userId',
+		},
+		pagination: { style: 'page0', itemsKey: 'appointments' },
+		check: (request) => endAfterStart(request.qs, 'start', 'end', ['Start', 'End']),
+	},
+	reschedule: {
+		method: 'POST',
+		path: '/v4/appointment/{id}/reschedule',
+		pathParams: { id: 'appointmentId' },
+		body: {
+			start: { param: 'newStart', check: 'required', convert: dateTime() },
+			ignoreAvailability: 'ignoreAvailability',
+		},
+	},
+	updateNotes: {
+		method: 'PATCH',
+		path: '/v4/appointment/{id}/notes',
+		pathParams: { id: 'appointmentId' },
+		body: { note: { param: 'note', sendEmpty: true } },
+	},
+	updateTranscription: {
+		method: 'PATCH',
+		path: '/v4/appointment/{id}/transcription',
+		pathParams: { id: 'appointmentId' },
+		body: { transcription: 'updateFields.transcription', summary: 'updateFields.summary' },
+		prepare: sendClears,
+	},
+};
+
+const show = (operation: string[]) => ({ show: { resource: ['appointment'], operation } });
+
+export const appointmentProperties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['appointment'] } },
+		options: [
+			{ name: 'Cancel', value: 'cancel', description: 'Cancel an appointment, or one attendee of a group appointment', action: 'Cancel an appointment' },
+			{ name: 'Get', value: 'get', description: 'Get an appointment with its attendees', action: 'Get an appointment' },
+			{ name: 'Get Many', value: 'getAll', description: 'List appointments, filtered by time, status, meeting type or text', action: 'Get many appointments' },
+			{ name: 'Reschedule', value: 'reschedule', description: 'Move an appointment to a new start, keeping its length', action: 'Reschedule an appointment' },
+			{ name: 'Update Notes', value: 'updateNotes', description: 'Replace the notes of an appointment', action: 'Update the notes of an appointment' },
+			{ name: 'Update Transcription', value: 'updateTranscription', description: 'Set or clear the transcription and summary of an appointment', action: 'Update the transcription of an appointment' },
+		],
+		default: 'getAll',
+	},
+	{
+		displayName: 'Appointment',
+		name: 'appointmentId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		displayOptions: show(['cancel', 'get', 'reschedule', 'updateNotes', 'updateTranscription']),
+		description: 'The appointment to work on. The list shows the newest first; type to search attendee names, emails and meeting names.',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchAppointments', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
+			},
+		],
+	},
+	{
+		displayName: 'Cancel For',
+		name: 'cancelFor',
+		type: 'options',
+		options: [
+			{ name: 'All Attendees', value: 'all', description: 'Cancel the whole appointment' },
+			{ name: 'One Attendee', value: 'one', description: 'Remove one attendee; the appointment is cancelled when nobody is left' },
+		],
+		default: 'all',
+		displayOptions: show(['cancel']),
+		description: 'Group appointments (meeting types with more than one spot) can lose one attendee and go on for the others',
+	},
+	{
+		displayName: 'Attendee ID',
+		name: 'attendeeId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+		displayOptions: { show: { resource: ['appointment'], operation: ['cancel'], cancelFor: ['one'] } },
+		description: 'ID of the attendee to cancel, from the appointment\'s attendees list',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['cancel']),
+		options: [
+			{
+				displayName: 'Reason',
+				name: 'reason',
+				type: 'string',
+				typeOptions: { rows: 2 },
+				default: '',
+				description: 'Why it is cancelled, up to 500 characters; stored with the cancellation',
+			},
+		],
+	},
+	{
+		displayName: 'New Start',
+		name: 'newStart',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		displayOptions: show(['reschedule']),
+		description: 'When the appointment starts now. Without an offset it is read in the workflow\'s time zone. The length stays the same.',
+	},
+	{
+		displayName: 'Ignore Availability',
+		name: 'ignoreAvailability',
+		type: 'boolean',
+		default: false,
+		displayOptions: show(['reschedule']),
+		description: 'Whether to move the appointment even when the host is not free at the new start',
+	},
+	{
+		displayName: 'Note',
+		name: 'note',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		displayOptions: show(['updateNotes']),
+		description: 'Replaces the appointment\'s notes. Leave empty to remove them.',
+	},
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['updateTranscription']),
+		options: [
+			{
+				displayName: 'Clear Summary',
+				name: 'clearSummary',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to remove the stored summary (overrides Summary)',
+			},
+			{
+				displayName: 'Clear Transcription',
+				name: 'clearTranscription',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to remove the stored transcription (overrides Transcription)',
+			},
+			{
+				displayName: 'Summary',
+				name: 'summary',
+				type: 'string',
+				typeOptions: { rows: 4 },
+				default: '',
+				description: 'Short summary of the meeting, in Markdown',
+			},
+			{
+				displayName: 'Transcription',
+				name: 'transcription',
+				type: 'string',
+				typeOptions: { rows: 8 },
+				default: '',
+				description: 'Full transcription of the meeting, in Markdown',
+			},
+		],
+	},
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		displayOptions: show(['getAll']),
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		displayOptions: { show: { resource: ['appointment'], operation: ['getAll'], returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: show(['getAll']),
+		options: [
+			{
+				displayName: 'End',
+				name: 'end',
+				type: 'dateTime',
+				default: '',
+				description: 'Only appointments that start before this moment',
+			},
+			{
+				displayName: 'Meeting Type',
+				name: 'meetingTypeId',
+				type: 'resourceLocator',
+				default: { mode: 'list', value: '' },
+				description: 'Only appointments of this meeting type',
+				modes: [
+					{
+						displayName: 'From List',
+						name: 'list',
+						type: 'list',
+						typeOptions: { searchListMethod: 'searchMeetingTypes', searchable: true },
+					},
+					{
+						displayName: 'By ID',
+						name: 'id',
+						type: 'string',
+						placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
+					},
+				],
+			},
+			{
+				displayName: 'Search',
+				name: 'search',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. jane@example.com',
+				description: 'Text to find in attendee names and emails and in the meeting name (not case-sensitive)',
+			},
+			{
+				displayName: 'Sort By',
+				name: 'sortBy',
+				type: 'options',
+				options: [
+					{ name: 'Created At', value: 'appointment.createdAt' },
+					{ name: 'Start', value: 'appointment.start' },
+				],
+				default: 'appointment.start',
+			},
+			{
+				displayName: 'Sort Direction',
+				name: 'sortDirection',
+				type: 'options',
+				options: [
+					{ name: 'Ascending', value: 'ASC' },
+					{ name: 'Descending', value: 'DESC' },
+				],
+				default: 'ASC',
+			},
+			{
+				displayName: 'Start',
+				name: 'start',
+				type: 'dateTime',
+				default: '',
+				description: 'Only appointments that end after this moment',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: [
+					{ name: 'Cancelled', value: 'cancelled' },
+					{ name: 'Past', value: 'past', description: 'Not cancelled and already over' },
+					{ name: 'Upcoming', value: 'upcoming', description: 'Not cancelled and not over yet' },
+				],
+				default: 'upcoming',
+			},
+			{
+				displayName: 'User',
+				name: 'userId',
+				type: 'resourceLocator',
+				default: { mode: 'list', value: '' },
+				description: 'Only appointments this user hosts. Admins can pick any user of the company; members only themselves.',
+				modes: [
+					{
+						displayName: 'From List',
+						name: 'list',
+						type: 'list',
+						typeOptions: { searchListMethod: 'searchUsers', searchable: true },
+					},
+					{
+						displayName: 'By ID',
+						name: 'id',
+						type: 'string',
+						placeholder: 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc',
+					},
+				],
+			},
+		],
+	},
+];

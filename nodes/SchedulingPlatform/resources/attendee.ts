@@ -2,7 +2,135 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceDefinitions } from '../types';
 
-/** TODO(helper): operations of this resource. */
-export const attendeeOperations: ResourceDefinitions = {};
+/** Attendee V4 (api-reference §2). Guests and removal go through the attendee's appointment. */
+export const attendeeOperations: ResourceDefinitions = {
+	addGuest: {
+		method: 'PATCH',
+		path: '/v4/appointment/{id}/guest',
+		pathParams: { id: 'appointmentId' },
+		body: {
+			attendeeId: { param: 'attendeeId', check: 'required' },
+			email: { param: 'guestEmail', check: 'email' },
+		},
+		check: (request) => (request.body?.email ? undefined : 'Guest Email is required'),
+	},
+	get: { method: 'GET', path: '/v4/attendee/{id}', pathParams: { id: 'attendeeId' } },
+	remove: {
+		method: 'POST',
+		path: '/v4/appointment/{id}/cancel',
+		pathParams: { id: 'appointmentId' },
+		body: {
+			attendeeId: { param: 'attendeeId', check: 'required' },
+			reason: 'additionalFields.reason',
+		},
+	},
+	sendQuickMail: {
+		method: 'POST',
+		path: '/v4/attendee/quick-mail',
+		body: {
+			attendeeId: { param: 'attendeeId', check: 'required' },
+			title: { param: 'title', check: 'required' },
+			content: { param: 'content', check: 'required' },
+		},
+	},
+};
 
-export const attendeeProperties: INodeProperties[] = [];
+const show = (operation: string[]) => ({ show: { resource: ['attendee'], operation } });
+
+export const attendeeProperties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['attendee'] } },
+		options: [
+			{ name: 'Add Guest', value: 'addGuest', description: 'Invite one more person to an appointment along with an attendee', action: 'Add a guest to an attendee' },
+			{ name: 'Get', value: 'get', description: 'Get an attendee by ID', action: 'Get an attendee' },
+			{ name: 'Remove', value: 'remove', description: 'Cancel one attendee of an appointment; the appointment is cancelled when nobody is left', action: 'Remove an attendee' },
+			{ name: 'Send Quick Mail', value: 'sendQuickMail', description: 'Send a short email to an attendee (at most 5 per attendee in 5 minutes)', action: 'Send a quick mail to an attendee' },
+		],
+		default: 'get',
+	},
+	{
+		displayName: 'Appointment',
+		name: 'appointmentId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		displayOptions: show(['addGuest', 'remove']),
+		description: 'The appointment the attendee belongs to',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchAppointments', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
+			},
+		],
+	},
+	{
+		displayName: 'Attendee ID',
+		name: 'attendeeId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+		displayOptions: show(['addGuest', 'get', 'remove', 'sendQuickMail']),
+		description: 'ID of the attendee, as listed in the attendees of an appointment',
+	},
+	{
+		displayName: 'Guest Email',
+		name: 'guestEmail',
+		type: 'string',
+		placeholder: 'e.g. colleague@example.com',
+		required: true,
+		default: '',
+		displayOptions: show(['addGuest']),
+		description: 'Email address of the guest to invite; one guest per run',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['remove']),
+		options: [
+			{
+				displayName: 'Reason',
+				name: 'reason',
+				type: 'string',
+				typeOptions: { rows: 2 },
+				default: '',
+				description: 'Why the attendee is removed, up to 500 characters',
+			},
+		],
+	},
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Your appointment tomorrow',
+		displayOptions: show(['sendQuickMail']),
+		description: 'Subject line of the email',
+	},
+	{
+		displayName: 'Content',
+		name: 'content',
+		type: 'string',
+		typeOptions: { rows: 5 },
+		required: true,
+		default: '',
+		displayOptions: show(['sendQuickMail']),
+		description: 'Text of the email',
+	},
+];

@@ -1,8 +1,392 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ResourceDefinitions } from '../types';
+import { dateTime, endAfterStart } from '../dates';
+import { InputProblem, inputProblem } from '../inputChecks';
+import type { Converter, OperationCall, ResourceDefinitions } from '../types';
 
-/** TODO(helper): operations of this resource. */
-export const bookingOperations: ResourceDefinitions = {};
+/** Booking Availability V4 and Booking V4 (api-reference §2). */
 
-export const bookingProperties: INodeProperties[] = [];
+/** "id1, id2" (or an array from an expression) → ["id1", "id2"], each a UUID. */
+const idList: Converter = (value) => {
+	const ids = (Array.isArray(value) ? value : String(value).split(',')).map((id) => String(id).trim()).filter(Boolean);
+	const bad = ids.find((id) => inputProblem('uuid', id));
+	if (bad) throw new InputProblem(`${inputProblem('uuid', bad)}; "${bad}" is not`);
+	return ids.length > 0 ? ids : undefined;
+};
+
+const emailAddress: Converter = (value) => {
+	const problem = inputProblem('email', value);
+	if (problem) throw new InputProblem(problem);
+	return value;
+};
+
+/** Form answers entered as Label/Value pairs → { label: value }. */
+const formAnswers: Converter = (value) => {
+	const entries = ((value as IDataObject).answers ?? []) as Array<{ label?: string; value?: string }>;
+	return Object.fromEntries(entries.filter((entry) => entry.label).map((entry) => [entry.label, entry.value ?? '']));
+};
+
+/** Without host IDs or a queue, the API refuses: read the meeting type and take its queue, else its host. */
+function fillHosts(target: 'qs' | 'body') {
+	return async (call: OperationCall): Promise<void> => {
+		const fields = target === 'qs' ? call.request.qs : call.request.body!;
+		if (fields.hostIds || fields.queueId) return;
+		const meetingType = (await call.send({
+			method: 'GET',
+			path: '/v4/meeting-type/{id}',
+			pathParams: { id: String(fields.meetingTypeId) },
+		})) as IDataObject;
+		if (meetingType.queueId) fields.queueId = meetingType.queueId;
+		else fields.hostIds = [meetingType.userId];
+	};
+}
+
+interface SlotAnswer {
+	timezone: string;
+	dates: Array<{ date: string; spots: Array<{ startTime: string }> }>;
+}
+
+function slotItems(answer: unknown, call: OperationCall): IDataObject[] {
+	if (call.read('output') === 'raw') return [answer as IDataObject];
+	const { timezone, dates } = answer as SlotAnswer;
+	const meetingTypeId = call.request.qs.meetingTypeId;
+	return dates.flatMap(({ date, spots }) => spots.map(({ startTime }) => ({ startTime, date, timezone, meetingTypeId })));
+}
+
+const APPROVAL_MESSAGES: Record<string, string> = {
+	doubleOptIn: 'No appointment exists yet: the attendee must confirm the booking with the link in the email they receive (double opt-in).',
+	hostApproval: 'No appointment exists yet: the host must approve the booking first.',
+};
+
+function bookingResult(answer: unknown): IDataObject[] {
+	const { appointmentId, secret, bookingType, provisionalBookingId } = answer as IDataObject;
+	if (appointmentId) return [{ status: 'booked', appointmentId, secret }];
+	return [{ status: 'pendingApproval', bookingType, provisionalBookingId, message: APPROVAL_MESSAGES[String(bookingType)] }];
+}
+
+export const bookingOperations: ResourceDefinitions = {
+	create: {
+		method: 'POST',
+		path: '/v4/booking',
+		body: {
+			meetingTypeId: { param: 'meetingTypeId', check: 'required' },
+			start: { param: 'start', check: 'required', convert: dateTime({ zoneParam: 'additionalFields.timezone' }) },
+			'attendee.email': { param: 'email', check: 'required', convert: emailAddress },
+			'attendee.firstname': 'firstName',
+			'attendee.lastname': 'lastName',
+			'attendee.fullname': 'additionalFields.fullName',
+			'attendee.phone': { param: 'additionalFields.phone', check: 'phone' },
+			'attendee.timezone': { param: 'additionalFields.timezone', check: 'timezone' },
+			'attendee.language': 'additionalFields.language',
+			'attendee.receiveReminders': 'receiveReminders',
+			'attendee.notes': { param: 'formAnswers', convert: formAnswers },
+			'attendee.dataPolicyAccepted': 'additionalFields.dataPolicyAccepted',
+			hostIds: { param: 'additionalFields.hostIds', convert: idList },
+			queueId: { param: 'additionalFields.queueId', check: 'uuid' },
+			duration: 'additionalFields.duration',
+			channel: 'additionalFields.channel',
+			location: 'additionalFields.location',
+			skipNotifications: 'additionalFields.skipNotifications',
+		},
+		prepare: fillHosts('body'),
+		output: bookingResult,
+	},
+	getSlots: {
+		method: 'GET',
+		path: '/v4/booking-availability',
+		needsUserContext: false,
+		query: {
+			meetingTypeId: { param: 'meetingTypeId', check: 'required' },
+			start: { param: 'start', check: 'required', convert: dateTime({ zoneParam: 'timezone', dateOnly: true }) },
+			end: { param: 'end', check: 'required', convert: dateTime({ zoneParam: 'timezone', dateOnly: true }) },
+			hostIds: { param: 'additionalFields.hostIds', convert: idList },
+			queueId: { param: 'additionalFields.queueId', check: 'uuid' },
+			timezone: { param: 'timezone', check: 'timezone' },
+			meetingDuration: 'additionalFields.duration',
+			calculationMethod: 'additionalFields.calculationMethod',
+		},
+		check: (request) => endAfterStart(request.qs, 'start', 'end', ['Start', 'End']),
+		prepare: fillHosts('qs'),
+		output: slotItems,
+	},
+};
+
+const channelOptions = [
+	{ name: 'Connect', value: 'connect' },
+	{ name: 'Custom', value: 'custom' },
+	{ name: 'Google Meet', value: 'google' },
+	{ name: 'In Person (Attendee Location)', value: 'local-attendee' },
+	{ name: 'In Person (Host Location)', value: 'local' },
+	{ name: 'Jitsi', value: 'jitsi' },
+	{ name: 'Messenger', value: 'messenger' },
+	{ name: 'Microsoft Teams', value: 'teamsForBusiness2' },
+	{ name: 'Phone (Attendee Calls)', value: 'phone-incoming' },
+	{ name: 'Phone (Host Calls)', value: 'phone' },
+	{ name: 'Webex', value: 'webex' },
+	{ name: 'Zoom', value: 'zoom' },
+];
+
+const show = (operation: string[]) => ({ show: { resource: ['booking'], operation } });
+
+const durationField: INodeProperties = {
+	displayName: 'Duration (Minutes)',
+	name: 'duration',
+	type: 'number',
+	typeOptions: { minValue: 5, maxValue: 480 },
+	default: 30,
+	description: 'Length of the meeting, 5 to 480 minutes; the meeting type\'s duration when not set',
+};
+
+const hostIdsField: INodeProperties = {
+	displayName: 'Host IDs',
+	name: 'hostIds',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc, 0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+	description: 'User IDs of the hosts to consider, separated by commas. When neither Host IDs nor Queue ID is set, the meeting type\'s queue or its host is used.',
+};
+
+const queueIdField: INodeProperties = {
+	displayName: 'Queue ID',
+	name: 'queueId',
+	type: 'string',
+	default: '',
+	description: 'Round-robin queue whose members host the meeting, instead of Host IDs',
+};
+
+export const bookingProperties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['booking'] } },
+		options: [
+			{ name: 'Create', value: 'create', description: 'Book a meeting type for an attendee at an open slot', action: 'Create a booking' },
+			{ name: 'Get Open Slots', value: 'getSlots', description: 'List the times a meeting type can be booked', action: 'Get open slots' },
+		],
+		default: 'getSlots',
+	},
+	{
+		displayName: 'Meeting Type',
+		name: 'meetingTypeId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		displayOptions: show(['create', 'getSlots']),
+		description: 'The meeting type to book',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchMeetingTypes', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
+			},
+		],
+	},
+	{
+		displayName: 'Start',
+		name: 'start',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		displayOptions: show(['getSlots']),
+		description: 'First day or moment to look at. A date alone means the start of that day in the time zone below.',
+	},
+	{
+		displayName: 'End',
+		name: 'end',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		displayOptions: show(['getSlots']),
+		description: 'Last day or moment to look at. A date alone means the end of that day (included).',
+	},
+	{
+		displayName: 'Timezone',
+		name: 'timezone',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. America/New_York',
+		displayOptions: show(['getSlots']),
+		description: 'IANA time zone of the slot times and of Start and End. Empty: the host\'s time zone (Start and End without an offset are then read in the workflow\'s time zone).',
+	},
+	{
+		displayName: 'Start',
+		name: 'start',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		displayOptions: show(['create']),
+		description: 'Start of the meeting; must be an open slot (see Get Open Slots). Without an offset it is read in the attendee\'s time zone if set, else the workflow\'s.',
+	},
+	{
+		displayName: 'Attendee Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		required: true,
+		default: '',
+		displayOptions: show(['create']),
+		description: 'Email address of the person who books; their CRM contact is created or completed with it',
+	},
+	{
+		displayName: 'First Name',
+		name: 'firstName',
+		type: 'string',
+		default: '',
+		displayOptions: show(['create']),
+		description: 'First name of the attendee',
+	},
+	{
+		displayName: 'Last Name',
+		name: 'lastName',
+		type: 'string',
+		default: '',
+		displayOptions: show(['create']),
+		description: 'Last name of the attendee',
+	},
+	{
+		displayName: 'Receive Reminders',
+		name: 'receiveReminders',
+		type: 'boolean',
+		default: true,
+		displayOptions: show(['create']),
+		description: 'Whether the attendee gets reminder emails before the meeting',
+	},
+	{
+		displayName: 'Form Answers',
+		name: 'formAnswers',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Answer',
+		default: {},
+		displayOptions: show(['create']),
+		description: 'Answers to the booking form, as the attendee would give them',
+		options: [
+			{
+				displayName: 'Answer',
+				name: 'answers',
+				values: [
+					{ displayName: 'Label', name: 'label', type: 'string', default: '', description: 'Question of the booking form, e.g. Company' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '', description: 'The answer' },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['create']),
+		options: [
+			{
+				displayName: 'Attendee Timezone',
+				name: 'timezone',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Europe/Berlin',
+				description: 'IANA time zone of the attendee, used for their emails',
+			},
+			{
+				displayName: 'Channel',
+				name: 'channel',
+				type: 'options',
+				options: channelOptions,
+				default: 'google',
+				description: 'Where the meeting takes place; the meeting type\'s channel when not set',
+			},
+			{
+				displayName: 'Data Policy Accepted',
+				name: 'dataPolicyAccepted',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the attendee accepted the data policy',
+			},
+			durationField,
+			{
+				displayName: 'Full Name',
+				name: 'fullName',
+				type: 'string',
+				default: '',
+				description: 'Full name of the attendee, when it is not just first and last name',
+			},
+			hostIdsField,
+			{
+				displayName: 'Language',
+				name: 'language',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. en',
+				description: 'Language of the attendee\'s emails, as a language code',
+			},
+			{
+				displayName: 'Location',
+				name: 'location',
+				type: 'string',
+				default: '',
+				description: 'Where the meeting takes place, e.g. an address',
+			},
+			{
+				displayName: 'Phone',
+				name: 'phone',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. +4915112345678',
+				description: 'Phone number of the attendee in E.164 form',
+			},
+			queueIdField,
+			{
+				displayName: 'Skip Notifications',
+				name: 'skipNotifications',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to send no confirmation emails for this booking',
+			},
+		],
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['getSlots']),
+		options: [
+			{
+				displayName: 'Calculation Method',
+				name: 'calculationMethod',
+				type: 'options',
+				options: [
+					{ name: 'Anyone', value: 'anyone', description: 'A time is open when any of the hosts is free' },
+					{ name: 'Everyone', value: 'everyone', description: 'A time is open only when every host is free' },
+				],
+				default: 'anyone',
+				description: 'How the free times of several hosts combine',
+			},
+			durationField,
+			hostIdsField,
+			queueIdField,
+		],
+	},
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		options: [
+			{ name: 'One Item per Slot', value: 'slots', description: 'Each open start time as its own item, ready to loop over' },
+			{ name: 'Raw Answer', value: 'raw', description: 'The API\'s answer (slots grouped by date) as one item' },
+		],
+		default: 'slots',
+		displayOptions: show(['getSlots']),
+		description: 'How the open slots come out of the node',
+	},
+];

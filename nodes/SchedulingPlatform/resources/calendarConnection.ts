@@ -2,7 +2,215 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceDefinitions } from '../types';
 
-/** TODO(helper): operations of this resource. */
-export const calendarConnectionOperations: ResourceDefinitions = {};
+/**
+ * Calendar Connections V4 (api-reference §2). Connections come from the provider's OAuth flow, which
+ * Get Connect URL starts; the list answers { connections, total } in one request.
+ */
+export const calendarConnectionOperations: ResourceDefinitions = {
+	delete: {
+		method: 'DELETE',
+		path: '/v4/calendar-connections/connections/{connectionId}',
+		pathParams: { connectionId: 'connectionId' },
+	},
+	getAll: {
+		method: 'GET',
+		path: '/v4/calendar-connections/connections',
+		query: { userId: { param: 'filters.userId', check: 'uuid' } },
+		pagination: { style: 'none', itemsKey: 'connections' },
+	},
+	getAuthUrl: {
+		method: 'GET',
+		path: '/v4/calendar-connections/auth/{provider}/url',
+		pathParams: { provider: 'provider' },
+		query: {
+			redirectUrl: { param: 'redirectUrl', check: 'url' },
+			setAsCalendarSync: 'setAsCalendarSync',
+		},
+		check: (request) => (request.qs.redirectUrl === undefined ? 'Redirect URL is required' : undefined),
+	},
+	update: {
+		method: 'PATCH',
+		path: '/v4/calendar-connections/connections/{connectionId}',
+		pathParams: { connectionId: 'connectionId' },
+		body: {
+			primaryCalendar: 'updateFields.primaryCalendar',
+			selectedCalendars: 'updateFields.selectedCalendars',
+			validateAvailability: 'updateFields.validateAvailability',
+			cancelIfDeclinedOrDeleted: 'updateFields.cancelIfDeclinedOrDeleted',
+			disableAttendeeNotification: 'updateFields.disableAttendeeNotification',
+			syncBuffersToCalendar: 'updateFields.syncBuffersToCalendar',
+		},
+	},
+};
 
-export const calendarConnectionProperties: INodeProperties[] = [];
+const show = (operation: string[]) => ({ show: { resource: ['calendarConnection'], operation } });
+
+export const calendarConnectionProperties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['calendarConnection'] } },
+		options: [
+			{ name: 'Delete', value: 'delete', description: 'Disconnect a calendar', action: 'Delete a calendar connection' },
+			{
+				name: 'Get Connect URL',
+				value: 'getAuthUrl',
+				description: 'Get the Google or Outlook address a user opens to connect a calendar',
+				action: 'Get a calendar connect URL',
+			},
+			{ name: 'Get Many', value: 'getAll', description: 'List the calendars a user has connected', action: 'Get many calendar connections' },
+			{
+				name: 'Update',
+				value: 'update',
+				description: 'Choose the calendars a connection uses and how it syncs',
+				action: 'Update a calendar connection',
+			},
+		],
+		default: 'getAll',
+	},
+	{
+		displayName: 'Connection ID',
+		name: 'connectionId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
+		displayOptions: show(['delete', 'update']),
+		description: 'ID of the calendar connection, as Get Many returns it',
+	},
+	{
+		displayName: 'Provider',
+		name: 'provider',
+		type: 'options',
+		options: [
+			{ name: 'Google Calendar', value: 'google' },
+			{ name: 'Outlook Calendar', value: 'outlook' },
+		],
+		default: 'google',
+		displayOptions: show(['getAuthUrl']),
+		description: 'Calendar service to connect',
+	},
+	{
+		displayName: 'Redirect URL',
+		name: 'redirectUrl',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. https://example.com/calendar-connected',
+		displayOptions: show(['getAuthUrl']),
+		description: 'Page the user is sent back to after connecting the calendar',
+	},
+	{
+		displayName: 'Set as Calendar Sync',
+		name: 'setAsCalendarSync',
+		type: 'boolean',
+		default: false,
+		displayOptions: show(['getAuthUrl']),
+		description: 'Whether the new connection becomes the calendar that new bookings are written to',
+	},
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		displayOptions: show(['getAll']),
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		displayOptions: { show: { resource: ['calendarConnection'], operation: ['getAll'], returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: show(['getAll']),
+		options: [
+			{
+				displayName: 'User',
+				name: 'userId',
+				type: 'resourceLocator',
+				default: { mode: 'list', value: '' },
+				description: 'Whose connections to list (admins only). Empty: the acting user\'s own.',
+				modes: [
+					{
+						displayName: 'From List',
+						name: 'list',
+						type: 'list',
+						typeOptions: { searchListMethod: 'searchUsers', searchable: true },
+					},
+					{
+						displayName: 'By ID',
+						name: 'id',
+						type: 'string',
+						placeholder: 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['update']),
+		options: [
+			{
+				displayName: 'Cancel If Declined or Deleted',
+				name: 'cancelIfDeclinedOrDeleted',
+				type: 'boolean',
+				default: false,
+				description: 'Whether an appointment is cancelled when its calendar event is declined or deleted',
+			},
+			{
+				displayName: 'Disable Attendee Notification',
+				name: 'disableAttendeeNotification',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the calendar service\'s own invitation emails to attendees are turned off',
+			},
+			{
+				displayName: 'Primary Calendar',
+				name: 'primaryCalendar',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. jane@example.com',
+				description: 'Calendar that new bookings are written to; must be one of the selected calendars',
+			},
+			{
+				displayName: 'Selected Calendars',
+				name: 'selectedCalendars',
+				type: 'string',
+				typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Calendar' },
+				default: [],
+				placeholder: 'e.g. jane@example.com',
+				description: 'Calendars whose events are checked for conflicts. Replaces the current list.',
+			},
+			{
+				displayName: 'Sync Buffers to Calendar',
+				name: 'syncBuffersToCalendar',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the buffer times around meetings are written to the calendar as events',
+			},
+			{
+				displayName: 'Validate Availability',
+				name: 'validateAvailability',
+				type: 'boolean',
+				default: true,
+				description: 'Whether events in the selected calendars block open booking times',
+			},
+		],
+	},
+];

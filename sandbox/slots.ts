@@ -1,0 +1,199 @@
+import { DateTime, Interval } from 'luxon';
+import { apiError } from './errors';
+import { Appointment, Availability, MeetingType, Store } from './store';
+
+const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+
+/** Open intervals of the weekly hours are built this many days beyond the asked window (for zone shifts). */
+const MARGIN_DAYS = 2;
+
+export type CalculationMethod = 'anyone' | 'everyone';
+
+export interface SlotQuery {
+	meetingType: MeetingType;
+	hostIds: string[];
+	/** A date (`YYYY-MM-DD`: start of that day in `timezone`) or a date-time. */
+	start: string;
+	/** A date (end of that day in `timezone`, inclusive) or a date-time. */
+	end: string;
+	timezone: string;
+	/** Minutes; the meeting type's duration when not given. */
+	duration?: number;
+	calculationMethod?: CalculationMethod;
+}
+
+export interface SlotDates {
+	timezone: string;
+	dates: Array<{ date: string; spots: Array<{ startTime: string }> }>;
+	earliestAvailableDate: string | null;
+}
+
+export interface SlotCheck {
+	meetingType: MeetingType;
+	hostIds: string[];
+	/** A date-time. */
+	start: string;
+	/** Minutes. */
+	duration: number;
+	/** An appointment that does not block (the one being rescheduled). */
+	ignoreAppointmentId?: string;
+}
+
+/** The open slot starts of the hosts between start and end, grouped by date in the requested time zone. */
+export function openSlots(store: Store, query: SlotQuery): SlotDates {
+	const window = queryWindow(query);
+	const duration = query.duration ?? query.meetingType.meetingInfo.duration;
+	const perHost = query.hostIds.map((hostId) =>
+		freeStarts(store, { ...query, hostId, duration, window }).filter((start) => window.contains(start)),
+	);
+	const starts = query.calculationMethod === 'everyone' ? common(perHost) : union(perHost);
+	return groupByDate(starts, query.timezone);
+}
+
+/** The host (of hostIds) that is free at this start, or undefined. A host with a group appointment there that has a free spot comes first. */
+export function isSlotOpen(store: Store, check: SlotCheck): string | undefined {
+	const start = DateTime.fromISO(check.start, { setZone: true });
+	if (!start.isValid) return undefined;
+	const window = Interval.fromDateTimes(start.minus({ days: 1 }), start.plus({ days: 1 }));
+	const free = check.hostIds.filter((hostId) =>
+		freeStarts(store, { ...check, hostId, window }).some((candidate) => candidate.toMillis() === start.toMillis()),
+	);
+	return free.find((hostId) => joinableAppointment(store, check.meetingType, hostId, check.start)) ?? free[0];
+}
+
+/** A non-cancelled appointment of this meeting type and host at exactly this start with a free spot. */
+export function joinableAppointment(store: Store, meetingType: MeetingType, hostId: string, start: string): Appointment | undefined {
+	const at = Date.parse(start);
+	return [...store.appointments.values()].find(
+		(appointment) =>
+			!appointment.isCancelled &&
+			appointment.meetingTypeId === meetingType.id &&
+			appointment.hostIds.includes(hostId) &&
+			Date.parse(appointment.start) === at &&
+			activeAttendees(appointment) < meetingType.spots,
+	);
+}
+
+/** The availability whose hours count for a host: the meeting type's for its own host, else the host's default. */
+export function hostAvailability(store: Store, meetingType: MeetingType, hostId: string): Availability | undefined {
+	if (hostId === meetingType.userId) return store.availabilities.get(meetingType.availabilityId);
+	return store.userAvailabilities(hostId).find((availability) => availability.isDefault);
+}
+
+interface HostQuery {
+	meetingType: MeetingType;
+	hostId: string;
+	duration: number;
+	window: Interval;
+	ignoreAppointmentId?: string;
+}
+
+/** Slot starts of one host around the window: on the grid of its open time, after now, not blocked by appointments. */
+function freeStarts(store: Store, query: HostQuery): DateTime[] {
+	const availability = hostAvailability(store, query.meetingType, query.hostId);
+	if (!availability) return [];
+	const now = store.clock.now();
+	const busy = busyIntervals(store, query);
+	return openIntervals(store, availability, query.window)
+		.flatMap((interval) => gridStarts(interval, query.duration))
+		.filter((start) => start.toMillis() > now)
+		.filter((start) => !overlapsBusy(start, query, busy));
+}
+
+/** Weekly hours (in the availability's zone) ∪ extra-time exceptions − blocked exceptions. */
+function openIntervals(store: Store, availability: Availability, window: Interval): Interval[] {
+	const exceptions = [...store.availabilityExceptions.values()].filter((exception) => exception.availabilityId === availability.id);
+	const toInterval = (exception: { start: string; end: string }) => Interval.fromISO(`${exception.start}/${exception.end}`);
+	const extra = exceptions.filter((exception) => exception.available).map(toInterval);
+	const blocked = exceptions.filter((exception) => !exception.available).map(toInterval);
+	const open = Interval.merge([...weeklyIntervals(availability, window), ...extra].filter((interval) => interval.isValid));
+	return open.flatMap((interval) => interval.difference(...blocked.filter((block) => block.isValid)));
+}
+
+function weeklyIntervals(availability: Availability, window: Interval): Interval[] {
+	const zone = availability.timezone;
+	const first = window.start!.setZone(zone).startOf('day').minus({ days: MARGIN_DAYS });
+	const last = window.end!.setZone(zone).startOf('day').plus({ days: MARGIN_DAYS });
+	const intervals: Interval[] = [];
+	for (let day = first; day <= last; day = day.plus({ days: 1 })) {
+		const { enabled, hours } = availability.schedule[DAYS[day.weekday - 1]];
+		if (!enabled) continue;
+		const date = day.toISODate();
+		for (const range of hours) {
+			const from = DateTime.fromISO(`${date}T${range.start}`, { zone });
+			const to = DateTime.fromISO(`${date}T${range.end}`, { zone });
+			intervals.push(Interval.fromDateTimes(from, to));
+		}
+	}
+	return intervals;
+}
+
+/** Starts at the beginning of the interval and every `duration` minutes after, while the meeting fits. */
+function gridStarts(interval: Interval, duration: number): DateTime[] {
+	const starts: DateTime[] = [];
+	for (let start = interval.start!; start.plus({ minutes: duration }) <= interval.end!; start = start.plus({ minutes: duration })) {
+		starts.push(start);
+	}
+	return starts;
+}
+
+function busyIntervals(store: Store, query: HostQuery): Appointment[] {
+	return [...store.appointments.values()].filter(
+		(appointment) => !appointment.isCancelled && appointment.hostIds.includes(query.hostId) && appointment.id !== query.ignoreAppointmentId,
+	);
+}
+
+/** The slot widened by the meeting type's buffers overlaps an appointment, except a same-type group appointment with room at that start. */
+function overlapsBusy(start: DateTime, query: HostQuery, busy: Appointment[]): boolean {
+	const { bufferBefore, bufferAfter } = query.meetingType.meetingInfo;
+	const from = start.toMillis() - bufferBefore * 60_000;
+	const to = start.toMillis() + (query.duration + bufferAfter) * 60_000;
+	return busy.some((appointment) => {
+		const joinable =
+			appointment.meetingTypeId === query.meetingType.id &&
+			Date.parse(appointment.start) === start.toMillis() &&
+			activeAttendees(appointment) < query.meetingType.spots;
+		return !joinable && Date.parse(appointment.start) < to && from < Date.parse(appointment.end);
+	});
+}
+
+function activeAttendees(appointment: Appointment): number {
+	return appointment.attendees.filter((attendee) => !attendee.isCancelled).length;
+}
+
+/** The asked range, end excluded: a date means its whole day in the requested zone; 400 when it does not run forward. */
+function queryWindow({ start, end, timezone }: SlotQuery): Interval {
+	const from = boundary(start, timezone, 'start');
+	const to = boundary(end, timezone, 'end');
+	if (to <= from) throw apiError(400, ['end must be later than start']);
+	return Interval.fromDateTimes(from, to);
+}
+
+function boundary(value: string, zone: string, side: 'start' | 'end'): DateTime {
+	const moment = DateTime.fromISO(value, { zone });
+	if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return moment;
+	return side === 'start' ? moment : moment.plus({ days: 1 });
+}
+
+function union(lists: DateTime[][]): DateTime[] {
+	const byMillis = new Map(lists.flat().map((start) => [start.toMillis(), start]));
+	return [...byMillis.values()].sort((a, b) => a.toMillis() - b.toMillis());
+}
+
+function common(lists: DateTime[][]): DateTime[] {
+	if (lists.length === 0) return [];
+	const [first, ...rest] = lists;
+	const others = rest.map((list) => new Set(list.map((start) => start.toMillis())));
+	return union([first.filter((start) => others.every((set) => set.has(start.toMillis())))]);
+}
+
+function groupByDate(starts: DateTime[], timezone: string): SlotDates {
+	const dates: SlotDates['dates'] = [];
+	for (const start of starts) {
+		const local = start.setZone(timezone);
+		const date = local.toISODate()!;
+		if (dates.at(-1)?.date !== date) dates.push({ date, spots: [] });
+		dates.at(-1)!.spots.push({ startTime: local.toFormat("yyyy-MM-dd'T'HH:mm:ssZZ") });
+	}
+	return { timezone, dates, earliestAvailableDate: dates[0]?.date ?? null };
+}

@@ -1,0 +1,328 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { byId, useWorld, wire } from './harness/world';
+
+/** "Now" is 2027-03-01 (a Monday); the seed owner Ada works Mon–Fri 09:00–17:00 Europe/Berlin (+01:00 in early March). */
+
+const world = useWorld();
+
+const ownerPat = () => world().seed.credentials.ownerPat;
+const owner = () => world().seed.users.owner;
+const patHeaders = (extra: IDataObject = {}) => ({ authorization: `Bearer ${ownerPat()}`, ...extra });
+const json = { 'content-type': 'application/json' };
+
+async function newMeetingType(name: string, extra: IDataObject = {}): Promise<string> {
+	const created = await world().api('POST', '/v4/meeting-type', ownerPat(), {
+		body: { meetingInfo: { name, description: '', duration: 30 }, ...extra },
+	});
+	expect(created.status).toBe(201);
+	return created.body.id as string;
+}
+
+const create = (meetingTypeId: string, start: string, email: string, extra: IDataObject = {}) => ({
+	resource: 'booking',
+	operation: 'create',
+	meetingTypeId: byId(meetingTypeId),
+	start,
+	email,
+	...extra,
+});
+
+async function appointment(id: string): Promise<IDataObject> {
+	return (await world().api('GET', `/v4/appointment/${id}`, ownerPat())).body;
+}
+
+beforeAll(async () => {
+	await world().control('POST', '/__sandbox/clock/set', { now: '2027-03-01T00:00:00Z' });
+});
+
+describe('Booking: Get Open Slots', () => {
+	test('reads the meeting type to fill its host, then asks for slots; dates without an offset are read in the workflow\'s zone', async () => {
+		const id = await newMeetingType('Slots Wire');
+		await world().clearRequests();
+		const { items, error } = await world().runNode(
+			{ resource: 'booking', operation: 'getSlots', meetingTypeId: byId(id), start: '2027-03-08T12:00:00', end: '2027-03-08T14:00:00' },
+			world().pat(),
+			{ timezone: 'Europe/Berlin' },
+		);
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: `/v4/meeting-type/${id}`, query: '', headers: patHeaders(), body: null },
+			{
+				method: 'GET',
+				path: '/v4/booking-availability',
+				query: `meetingTypeId=${id}&start=2027-03-08T12%3A00%3A00%2B01%3A00&end=2027-03-08T14%3A00%3A00%2B01%3A00&hostIds=${owner().id}`,
+				headers: patHeaders(),
+				body: null,
+			},
+		]);
+		// Timezone empty: the answer is in the host's zone (Europe/Berlin). Starts in [12:00, 14:00): 12:00, 12:30, 13:00, 13:30.
+		const slot = (time: string) => ({ startTime: `2027-03-08T${time}:00+01:00`, date: '2027-03-08', timezone: 'Europe/Berlin', meetingTypeId: id });
+		expect(items).toEqual([slot('12:00'), slot('12:30'), slot('13:00'), slot('13:30')]);
+	});
+
+	test('given Host IDs, no meeting type is read; Raw Answer gives the API\'s object as one item', async () => {
+		const id = await newMeetingType('Slots Raw');
+		const expected = await world().api(
+			'GET',
+			`/v4/booking-availability?meetingTypeId=${id}&start=2027-03-09&end=2027-03-10&timezone=UTC&meetingDuration=240&hostIds=${owner().id}`,
+			ownerPat(),
+		);
+		expect(expected.body).toEqual({
+			timezone: 'UTC',
+			dates: [
+				{ date: '2027-03-09', spots: [{ startTime: '2027-03-09T08:00:00+00:00' }, { startTime: '2027-03-09T12:00:00+00:00' }] },
+				{ date: '2027-03-10', spots: [{ startTime: '2027-03-10T08:00:00+00:00' }, { startTime: '2027-03-10T12:00:00+00:00' }] },
+			],
+			earliestAvailableDate: '2027-03-09',
+		});
+		await world().clearRequests();
+		const { items } = await world().runNode(
+			{
+				resource: 'booking',
+				operation: 'getSlots',
+				meetingTypeId: byId(id),
+				start: '2027-03-09',
+				end: '2027-03-10',
+				timezone: 'UTC',
+				additionalFields: { duration: 240, hostIds: owner().id },
+				output: 'raw',
+			},
+			world().pat(),
+		);
+		expect(items).toEqual([expected.body]);
+		expect((await world().requests()).map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual([
+			`GET /v4/booking-availability?meetingTypeId=${id}&start=2027-03-09&end=2027-03-10&hostIds=${owner().id}&timezone=UTC&meetingDuration=240`,
+		]);
+	});
+
+	test('with an API key and no acting user, slots are read without the x-service-api-user-id header when hosts are given', async () => {
+		const id = await newMeetingType('Slots No Actor');
+		const minted = (await world().control('POST', '/__sandbox/api-keys', { companyId: world().seed.companies.acme.id, lifetimeDays: 30 })) as { key: string };
+		await world().clearRequests();
+		const { items, error } = await world().runNode(
+			{ resource: 'booking', operation: 'getSlots', meetingTypeId: byId(id), start: '2027-03-09', end: '2027-03-09', timezone: 'Europe/Berlin', additionalFields: { duration: 480, hostIds: owner().id } },
+			world().apiKey('', minted.key),
+		);
+		expect(error).toBeUndefined();
+		expect(items).toEqual([{ startTime: '2027-03-09T09:00:00+01:00', date: '2027-03-09', timezone: 'Europe/Berlin', meetingTypeId: id }]);
+		expect((await world().requests()).map((r) => wire(r).headers)).toEqual([{ authorization: `Bearer ${minted.key}` }]);
+	});
+
+	test('the sandbox answers the API\'s words for missing hosts, a stranger\'s meeting type and a backwards range', async () => {
+		const id = await newMeetingType('Slots Errors');
+		const ask = async (query: string, token = ownerPat()) => (await world().api('GET', `/v4/booking-availability?${query}`, token)).body;
+		expect(await ask(`meetingTypeId=${id}&start=2027-03-09&end=2027-03-10`)).toEqual({ statusCode: 400, message: 'Expected hostIds or queueId', error: 'Bad Request' });
+		expect(await ask(`meetingTypeId=${id}&start=2027-03-09&end=2027-03-10&hostIds=${world().seed.users.outsider.id}`)).toMatchObject({ statusCode: 404, message: 'Host not found' });
+		expect(await ask(`meetingTypeId=${id}&start=2027-03-10&end=2027-03-09&hostIds=${owner().id}`)).toMatchObject({ statusCode: 400, message: ['end must be later than start'] });
+		const outsiderPat = ((await world().control('POST', '/__sandbox/pats', { userId: world().seed.users.outsider.id })) as { token: string }).token;
+		world().remember(outsiderPat);
+		expect(await ask(`meetingTypeId=${id}&start=2027-03-09&end=2027-03-10&hostIds=${owner().id}`, outsiderPat)).toMatchObject({ statusCode: 404, message: 'Meeting type not found' });
+		// Any user of the company may read the slots of the company's meeting types.
+		const member = await ask(`meetingTypeId=${id}&start=2027-03-09&end=2027-03-09&hostIds=${owner().id}&meetingDuration=480`, world().seed.credentials.memberPat);
+		expect(member).toEqual({ timezone: 'Europe/Berlin', dates: [{ date: '2027-03-09', spots: [{ startTime: '2027-03-09T09:00:00+01:00' }] }], earliestAvailableDate: '2027-03-09' });
+	});
+
+	test('bad input is refused before sending: end before start, a non-IANA time zone, a host ID that is not a UUID', async () => {
+		const id = await newMeetingType('Slots Refused');
+		await world().clearRequests();
+		const base = { resource: 'booking', operation: 'getSlots', meetingTypeId: byId(id) };
+		const backwards = await world().runNode({ ...base, start: '2027-03-10', end: '2027-03-09' }, world().pat());
+		expect(backwards.error?.message).toBe('End (2027-03-09) must be later than Start (2027-03-10)');
+		const zone = await world().runNode({ ...base, start: '2027-03-09', end: '2027-03-10', timezone: 'Berlin' }, world().pat());
+		expect(zone.error?.message).toBe('Timezone must be an IANA time zone such as Europe/Berlin or America/New_York');
+		const host = await world().runNode({ ...base, start: '2027-03-09', end: '2027-03-10', additionalFields: { hostIds: 'ada' } }, world().pat());
+		expect(host.error?.message).toContain('Host IDs must be an ID in UUID form');
+		expect(await world().requests()).toEqual([]);
+	});
+});
+
+describe('Booking: Create', () => {
+	test('sends receiveReminders and an empty notes object, fills the host, and answers booked', async () => {
+		const id = await newMeetingType('Create Wire');
+		await world().clearRequests();
+		const { items, error } = await world().runNode(create(id, '2027-03-08T10:00:00+01:00', 'jane@example.com'), world().pat());
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: `/v4/meeting-type/${id}`, query: '', headers: patHeaders(), body: null },
+			{
+				method: 'POST',
+				path: '/v4/booking',
+				query: '',
+				headers: patHeaders(json),
+				body: {
+					meetingTypeId: id,
+					start: '2027-03-08T10:00:00+01:00',
+					attendee: { email: 'jane@example.com', receiveReminders: true, notes: {} },
+					hostIds: [owner().id],
+				},
+			},
+		]);
+		expect(items).toEqual([{ status: 'booked', appointmentId: expect.any(String), secret: expect.stringMatching(/^[0-9a-f]{32}$/) }]);
+		const booked = await appointment(items[0].appointmentId as string);
+		expect(booked).toMatchObject({
+			id: items[0].appointmentId,
+			secret: items[0].secret,
+			userId: owner().id,
+			start: '2027-03-08T09:00:00.000Z',
+			end: '2027-03-08T09:30:00.000Z',
+			meetingTypeId: id,
+			hostIds: [owner().id],
+			location: null,
+			notes: null,
+			attendees: [expect.objectContaining({ email: 'jane@example.com', receiveReminders: true, notes: {}, isCancelled: false, contactId: expect.any(String) })],
+		});
+	});
+
+	test('form answers become the notes object; every additional field reaches the body; a start without offset is read in the attendee\'s zone', async () => {
+		const id = await newMeetingType('Create Full');
+		await world().clearRequests();
+		const { items, error } = await world().runNode(
+			create(id, '2027-03-08T08:00:00', 'Kim@Example.com', {
+				firstName: 'Kim',
+				lastName: 'Lee',
+				receiveReminders: false,
+				formAnswers: { answers: [{ label: 'Company', value: 'Initech' }, { label: 'Topic', value: 'Pricing' }] },
+				additionalFields: {
+					fullName: 'Kim A. Lee',
+					phone: '+4915112345678',
+					timezone: 'America/New_York',
+					language: 'de',
+					dataPolicyAccepted: true,
+					duration: 60,
+					channel: 'zoom',
+					location: 'Room 4',
+					skipNotifications: true,
+					hostIds: owner().id,
+				},
+			}),
+			world().pat(),
+		);
+		expect(error).toBeUndefined();
+		// 08:00 New York (-05:00) = 13:00Z = 14:00 Berlin: on the 60-minute grid of Ada's 09:00–17:00.
+		expect((await world().requests()).map(wire)).toEqual([
+			{
+				method: 'POST',
+				path: '/v4/booking',
+				query: '',
+				headers: patHeaders(json),
+				body: {
+					meetingTypeId: id,
+					start: '2027-03-08T08:00:00-05:00',
+					attendee: {
+						email: 'Kim@Example.com',
+						firstname: 'Kim',
+						lastname: 'Lee',
+						fullname: 'Kim A. Lee',
+						phone: '+4915112345678',
+						timezone: 'America/New_York',
+						language: 'de',
+						receiveReminders: false,
+						notes: { Company: 'Initech', Topic: 'Pricing' },
+						dataPolicyAccepted: true,
+					},
+					hostIds: [owner().id],
+					duration: 60,
+					channel: 'zoom',
+					location: 'Room 4',
+					skipNotifications: true,
+				},
+			},
+		]);
+		const booked = await appointment(items[0].appointmentId as string);
+		expect(booked).toMatchObject({
+			start: '2027-03-08T13:00:00.000Z',
+			end: '2027-03-08T14:00:00.000Z',
+			location: 'Room 4',
+			meetingInfo: expect.objectContaining({ name: 'Create Full', duration: 60, channel: 'zoom' }),
+			attendees: [expect.objectContaining({ firstname: 'Kim', lastname: 'Lee', fullname: 'Kim A. Lee', notes: { Company: 'Initech', Topic: 'Pricing' } })],
+		});
+	});
+
+	test('two bookings with the same email (any case) share one CRM contact; another email gets another', async () => {
+		const id = await newMeetingType('Contacts');
+		const first = await world().runNode(create(id, '2027-03-09T09:00:00+01:00', 'repeat@example.com'), world().pat());
+		const second = await world().runNode(create(id, '2027-03-09T10:00:00+01:00', 'REPEAT@example.com', { firstName: 'Rita' }), world().pat());
+		const other = await world().runNode(create(id, '2027-03-09T11:00:00+01:00', 'someone.else@example.com'), world().pat());
+		const contactOf = async (run: typeof first) => ((await appointment(run.items[0].appointmentId as string)).attendees as IDataObject[])[0].contactId;
+		const contactIds = [await contactOf(first), await contactOf(second), await contactOf(other)];
+		expect(contactIds[0]).toEqual(expect.any(String));
+		expect(contactIds[1]).toBe(contactIds[0]);
+		expect(contactIds[2]).not.toBe(contactIds[0]);
+	});
+
+	test('booking marks the company\'s pending handoffs of that email (any case) as booked', async () => {
+		const id = await newMeetingType('Handoffs');
+		const handoff = await world().api('POST', '/v4/handoff', ownerPat(), { body: { email: 'Lead@Example.com', meetingTypeId: id } });
+		expect(handoff.status).toBe(201);
+		const handoffId = handoff.body.id as string;
+		const status = async () => (await world().api('GET', `/v4/handoff/${handoffId}`, ownerPat())).body.status;
+		expect(await status()).toBe('pending');
+		await world().runNode(create(id, '2027-03-09T14:00:00+01:00', 'lead@example.com'), world().pat());
+		expect(await status()).toBe('booked');
+	});
+
+	test('a meeting type that needs approval gives a pending answer and no appointment; the slot stays open', async () => {
+		const id = await newMeetingType('Needs Approval');
+		const start = '2027-03-10T09:00:00+01:00';
+		await world().control('POST', `/__sandbox/meeting-types/${id}/approval`, { bookingType: 'hostApproval' });
+		const host = await world().runNode(create(id, start, 'wait@example.com'), world().pat());
+		expect(host.items).toEqual([
+			{
+				status: 'pendingApproval',
+				bookingType: 'hostApproval',
+				provisionalBookingId: expect.any(String),
+				message: 'No appointment exists yet: the host must approve the booking first.',
+			},
+		]);
+		await world().control('POST', `/__sandbox/meeting-types/${id}/approval`, { bookingType: 'doubleOptIn' });
+		const optIn = await world().runNode(create(id, start, 'wait@example.com'), world().pat());
+		expect(optIn.items).toEqual([
+			{
+				status: 'pendingApproval',
+				bookingType: 'doubleOptIn',
+				provisionalBookingId: expect.any(String),
+				message: 'No appointment exists yet: the attendee must confirm the booking with the link in the email they receive (double opt-in).',
+			},
+		]);
+		expect(optIn.items[0].provisionalBookingId).not.toBe(host.items[0].provisionalBookingId);
+		const slots = await world().api('GET', `/v4/booking-availability?meetingTypeId=${id}&start=2027-03-10T09:00:00%2B01:00&end=2027-03-10T09:30:00%2B01:00&hostIds=${owner().id}`, ownerPat());
+		expect(slots.body.dates).toEqual([{ date: '2027-03-10', spots: [{ startTime: start }] }]);
+	});
+
+	test('a taken slot and a disabled meeting type: 409 with the API\'s words', async () => {
+		const id = await newMeetingType('Taken');
+		const start = '2027-03-11T15:00:00+01:00';
+		const first = await world().runNode(create(id, start, 'first@example.com'), world().pat());
+		expect(first.items[0].status).toBe('booked');
+		const again = await world().runNode(create(id, start, 'second@example.com'), world().pat());
+		expect(again.error).toMatchObject({
+			message: 'The request conflicts with the current state of the resource (HTTP 409)',
+			description: 'The requested time slot is not available Reload the resource, check its current state and adjust the request.',
+			httpCode: '409',
+		});
+		const offGrid = await world().runNode(create(id, '2027-03-11T15:10:00+01:00', 'third@example.com'), world().pat());
+		expect(offGrid.error?.description).toContain('The requested time slot is not available');
+		await world().api('PATCH', `/v4/meeting-type/${id}`, ownerPat(), { body: { enabled: false } });
+		const disabled = await world().runNode(create(id, '2027-03-11T16:00:00+01:00', 'fourth@example.com'), world().pat());
+		expect(disabled.error?.description).toContain('The meeting type is disabled');
+	});
+
+	test('bad input is refused before sending: missing or bad email, bad phone, non-IANA attendee time zone, start without a time', async () => {
+		const id = await newMeetingType('Create Refused');
+		await world().clearRequests();
+		const start = '2027-03-12T09:00:00+01:00';
+		const cases: Array<[IDataObject, string]> = [
+			[create(id, start, '={{ $json.missing ?? "" }}'), 'Attendee Email is required'],
+			[create(id, start, 'not-an-email'), 'Attendee Email must be an email address such as jane@example.com'],
+			[create(id, start, 'ok@example.com', { additionalFields: { phone: '0151 123' } }), 'Phone must be a phone number in E.164 form: + and country code, digits only, such as +4915112345678'],
+			[create(id, start, 'ok@example.com', { additionalFields: { timezone: 'CET+1' } }), 'Attendee Timezone must be an IANA time zone such as Europe/Berlin or America/New_York'],
+			[create(id, '2027-03-12', 'ok@example.com'), 'Start must be a date and time such as 2026-03-09T10:00:00+01:00, not "2027-03-12"'],
+		];
+		for (const [parameters, message] of cases) {
+			const { error } = await world().runNode(parameters, world().pat());
+			expect(error?.message).toBe(message);
+		}
+		expect(await world().requests()).toEqual([]);
+	});
+});

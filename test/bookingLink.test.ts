@@ -1,0 +1,192 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { BOOKING_BASE_URL } from '../sandbox/store';
+import { byId, useWorld, wire } from './harness/world';
+
+const world = useWorld();
+
+const ownerPat = () => world().seed.credentials.ownerPat;
+const patHeaders = (token = ownerPat(), extra: IDataObject = {}) => ({ authorization: `Bearer ${token}`, ...extra });
+const json = { 'content-type': 'application/json' };
+
+/** The owner's meeting type of that name, as the API shows it. */
+async function meetingType(name: string, token = ownerPat()): Promise<IDataObject & { id: string; slug: string }> {
+	const list = await world().api('GET', '/v4/meeting-type', token);
+	await world().clearRequests();
+	return (list.body as IDataObject[]).find((type) => (type.meetingInfo as IDataObject).name === name) as IDataObject & { id: string; slug: string };
+}
+
+async function oneTimeLinks(): Promise<IDataObject[]> {
+	const answer = await world().api('GET', '/v4/one-time-booking-link', ownerPat());
+	await world().clearRequests();
+	return answer.body;
+}
+
+describe('Booking Link', () => {
+	test('Create One-Time Link sends the expiry with its offset and returns the unused link', async () => {
+		const demo = await meetingType('Product Demo');
+		const { items, error } = await world().runNode(
+			{ resource: 'bookingLink', operation: 'createOneTime', meetingTypeId: byId(demo.id), additionalFields: { expiresAt: '2099-05-01T10:00:00' } },
+			world().pat(),
+			{ timezone: 'Europe/Berlin' },
+		);
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map(wire)).toEqual([
+			{
+				method: 'POST',
+				path: `/v4/one-time-booking-link/create/${demo.id}`,
+				query: '',
+				headers: patHeaders(ownerPat(), json),
+				body: { expiresAt: '2099-05-01T10:00:00+02:00' },
+			},
+		]);
+		expect(items).toEqual([
+			{
+				id: expect.any(String),
+				url: expect.stringMatching(new RegExp(`^${BOOKING_BASE_URL.replace(/\./g, '\\.')}/d/[0-9a-f]{24}$`)),
+				meetingTypeId: demo.id,
+				used: false,
+				expiresAt: '2099-05-01T08:00:00.000Z',
+				createdAt: expect.any(String),
+			},
+		]);
+		expect(await oneTimeLinks()).toContainEqual(items[0]);
+	});
+
+	test('Create One-Time Link without an expiry sends no body; the link has expiresAt null', async () => {
+		const demo = await meetingType('Strategy Workshop');
+		const { items } = await world().runNode({ resource: 'bookingLink', operation: 'createOneTime', meetingTypeId: byId(demo.id) }, world().pat());
+		expect(items).toEqual([expect.objectContaining({ meetingTypeId: demo.id, used: false, expiresAt: null })]);
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'POST', path: `/v4/one-time-booking-link/create/${demo.id}`, query: '', headers: patHeaders(), body: null },
+		]);
+	});
+
+	test('Create One-Time Link: a past expiry gets the API\'s words, a text that is no date is refused before sending', async () => {
+		const demo = await meetingType('Product Demo');
+		const past = await world().runNode(
+			{ resource: 'bookingLink', operation: 'createOneTime', meetingTypeId: byId(demo.id), additionalFields: { expiresAt: '2020-01-01T09:00:00Z' } },
+			world().pat(),
+		);
+		expect(past.error?.message).toBe('The API rejected the request as invalid (HTTP 400)');
+		expect(past.error?.description).toBe('expiresAt must be in the future Correct the fields named above and run the node again.');
+		expect((await world().requests()).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`POST /v4/one-time-booking-link/create/${demo.id} 400`]);
+		await world().clearRequests();
+
+		const garbage = await world().runNode(
+			{ resource: 'bookingLink', operation: 'createOneTime', meetingTypeId: byId(demo.id), additionalFields: { expiresAt: '={{ "next friday" }}' } },
+			world().pat(),
+		);
+		expect(garbage.error?.message).toBe('Expires At must be a date and time such as 2026-03-09T10:00:00+01:00, not "next friday"');
+		expect(await world().requests()).toEqual([]);
+	});
+
+	test('Create One-Time Link for a meeting type the member cannot see: 404 in the API\'s words', async () => {
+		const demo = await meetingType('Product Demo');
+		const { error } = await world().runNode(
+			{ resource: 'bookingLink', operation: 'createOneTime', meetingTypeId: byId(demo.id) },
+			world().pat(world().seed.credentials.memberPat),
+		);
+		expect(error?.httpCode).toBe('404');
+		expect(error?.description).toBe(
+			'Meeting type not found Check the ID: the resource may have been deleted, or it belongs to a user the credential cannot see.',
+		);
+	});
+
+	test('Get Many One-Time Links returns the bare list, filtered by meeting type; Limit cuts it', async () => {
+		const demo = await meetingType('Product Demo');
+		const workshop = await meetingType('Strategy Workshop');
+		for (const type of [demo, workshop, demo]) {
+			await world().api('POST', `/v4/one-time-booking-link/create/${type.id}`, ownerPat(), { body: {} });
+		}
+		const all = await oneTimeLinks();
+		const expected = all.filter((link) => link.meetingTypeId === demo.id);
+		expect(expected.length).toBeGreaterThanOrEqual(2);
+		expect(expected.length).toBeLessThan(all.length);
+
+		const filtered = await world().runNode(
+			{ resource: 'bookingLink', operation: 'getAllOneTime', returnAll: true, filters: { meetingTypeId: byId(demo.id) } },
+			world().pat(),
+		);
+		expect(filtered.items).toEqual(expected);
+		const one = await world().runNode({ resource: 'bookingLink', operation: 'getAllOneTime', returnAll: false, limit: 1 }, world().pat());
+		expect(one.items).toEqual([all[0]]);
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: '/v4/one-time-booking-link', query: `meetingTypeId=${demo.id}`, headers: patHeaders(), body: null },
+			{ method: 'GET', path: '/v4/one-time-booking-link', query: '', headers: patHeaders(), body: null },
+		]);
+	});
+
+	test('Delete One-Time Link removes it; deleting it again is a 404', async () => {
+		const demo = await meetingType('Product Demo');
+		const created = await world().api('POST', `/v4/one-time-booking-link/create/${demo.id}`, ownerPat(), { body: {} });
+		await world().clearRequests();
+		const linkId = created.body.id as string;
+		const { items } = await world().runNode({ resource: 'bookingLink', operation: 'deleteOneTime', linkId }, world().pat());
+		expect(items).toEqual([{ deleted: true }]);
+		const again = await world().runNode({ resource: 'bookingLink', operation: 'deleteOneTime', linkId }, world().pat());
+		expect(again.error?.description).toContain('One-time booking link not found');
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'DELETE', path: `/v4/one-time-booking-link/${linkId}`, query: '', headers: patHeaders(), body: null },
+			{ method: 'DELETE', path: `/v4/one-time-booking-link/${linkId}`, query: '', headers: patHeaders(), body: null },
+		]);
+		expect((await oneTimeLinks()).map((link) => link.id)).not.toContain(linkId);
+	});
+
+	test('Get Booking Page Link returns the page address with the prefill URL-encoded in order', async () => {
+		const demo = await meetingType('Product Demo');
+		const owner = world().seed.users.owner;
+		const { items, error } = await world().runNode(
+			{
+				resource: 'bookingLink',
+				operation: 'getPageLink',
+				meetingTypeId: byId(demo.id),
+				prefill: { phone: '+4915112345678', lastname: "O'Neil & Sons", firstname: 'Jane Marie', email: 'jane.doe+vip@example.com' },
+			},
+			world().apiKey(owner.id),
+		);
+		expect(error).toBeUndefined();
+		expect(items).toEqual([
+			{
+				url: `${BOOKING_BASE_URL}/ada-admin/product-demo?email=jane.doe%2Bvip%40example.com&firstname=Jane%20Marie&lastname=O'Neil%20%26%20Sons&phone=%2B4915112345678`,
+			},
+		]);
+		expect((await world().requests()).map(wire)).toEqual([
+			{
+				method: 'GET',
+				path: '/v4/booking-link',
+				query: `meetingTypeId=${demo.id}&email=jane.doe%2Bvip%40example.com&firstname=Jane%20Marie&lastname=O%27Neil%20%26%20Sons&phone=%2B4915112345678`,
+				headers: { authorization: `Bearer ${world().seed.credentials.apiKey}`, 'x-service-api-user-id': owner.id },
+				body: null,
+			},
+		]);
+		expect(demo.slug).toBe('product-demo');
+	});
+
+	test('Get Booking Page Link without a prefill is the bare page address', async () => {
+		const quick = await meetingType('Quick Call', world().seed.credentials.memberPat);
+		const { items } = await world().runNode(
+			{ resource: 'bookingLink', operation: 'getPageLink', meetingTypeId: byId(quick.id) },
+			world().pat(world().seed.credentials.memberPat),
+		);
+		expect(items).toEqual([{ url: `${BOOKING_BASE_URL}/max-member/quick-call` }]);
+	});
+
+	test('Get Booking Page Link refuses a bad email or phone, or no meeting type, before sending', async () => {
+		const demo = await meetingType('Product Demo');
+		const base = { resource: 'bookingLink', operation: 'getPageLink', meetingTypeId: byId(demo.id) };
+		const email = await world().runNode({ ...base, prefill: { email: 'jane.example.com' } }, world().pat());
+		expect(email.error?.message).toBe('Email must be an email address such as jane@example.com');
+		const phone = await world().runNode({ ...base, prefill: { phone: '0151 1234567' } }, world().pat());
+		expect(phone.error?.message).toBe('Phone must be a phone number in E.164 form: + and country code, digits only, such as +4915112345678');
+		const noType = await world().runNode({ ...base, meetingTypeId: byId('={{ $json.id ?? "" }}') }, world().pat());
+		expect(noType.error?.message).toBe('Meeting Type is required');
+		expect(await world().requests()).toEqual([]);
+	});
+
+	test('the meeting type list for the picker is the acting user\'s', async () => {
+		const demo = await meetingType('Product Demo');
+		const { result } = await world().listSearch('searchMeetingTypes', { resource: 'bookingLink', operation: 'getPageLink' }, world().pat(), 'demo');
+		expect(result?.results).toEqual([{ name: 'Product Demo', value: demo.id }]);
+	});
+});
