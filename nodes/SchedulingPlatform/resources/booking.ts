@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { dateTime, endAfterStart } from '../dates';
 import { InputProblem, inputProblem } from '../inputChecks';
 import type { Converter, OperationCall, ResourceDefinitions } from '../types';
+import { channelOptions } from './meetingType';
 
 /** Booking Availability V4 and Booking V4 (api-reference §2). */
 
@@ -110,21 +111,6 @@ export const bookingOperations: ResourceDefinitions = {
 		output: slotItems,
 	},
 };
-
-const channelOptions = [
-	{ name: 'Connect', value: 'connect' },
-	{ name: 'Custom', value: 'custom' },
-	{ name: 'Google Meet', value: 'google' },
-	{ name: 'In Person (Attendee Location)', value: 'local-attendee' },
-	{ name: 'In Person (Host Location)', value: 'local' },
-	{ name: 'Jitsi', value: 'jitsi' },
-	{ name: 'Messenger', value: 'messenger' },
-	{ name: 'Microsoft Teams', value: 'teamsForBusiness2' },
-	{ name: 'Phone (Attendee Calls)', value: 'phone-incoming' },
-	{ name: 'Phone (Host Calls)', value: 'phone' },
-	{ name: 'Webex', value: 'webex' },
-	{ name: 'Zoom', value: 'zoom' },
-];
 
 const show = (operation: string[]) => ({ show: { resource: ['booking'], operation } });
 

@@ -41,7 +41,8 @@ export const meetingTypeOperations: ResourceDefinitions = {
 	},
 };
 
-const channelOptions = [
+/** Where a meeting takes place (meetingInfo.channel), shared with Booking → Create. */
+export const channelOptions = [
 	{ name: 'Connect', value: 'connect' },
 	{ name: 'Custom', value: 'custom' },
 	{ name: 'Google Meet', value: 'google' },
