@@ -79,7 +79,7 @@ describe('Attendee', () => {
 		const id = appointment.id as string;
 		const [ada, alan] = attendeesOf(appointment);
 		const remove = (attendeeId: unknown, reason: string) =>
-			world().runNode({ resource: 'attendee', operation: 'remove', appointmentId: byId(id), attendeeId, additionalFields: { reason } }, world().pat());
+			world().runNode({ resource: 'attendee', operation: 'remove', appointmentId: byId(id), attendeeId: String(attendeeId), additionalFields: { reason } }, world().pat());
 		const first = await remove(ada.id, 'Ill');
 		expect(first.items).toEqual([expect.objectContaining({ id, isCancelled: false, cancel: null, attendees: [{ ...ada, isCancelled: true }, alan] })]);
 		const last = await remove(alan.id, 'Nobody left');

@@ -37,7 +37,7 @@ describe('Calendar Connection', () => {
 			expect.objectContaining({ userId: owner.id, provider: 'outlook', email: 'ada@outlook.example', isPrimary: false }),
 		]);
 		const one = await world().runNode({ resource: 'calendarConnection', operation: 'getAll', returnAll: false, limit: 1 }, world().pat());
-		expect(one.items).toEqual([expected.body.connections[0]]);
+		expect(one.items).toEqual([(expected.body.connections as IDataObject[])[0]]);
 		const get = { method: 'GET', path: '/v4/calendar-connections/connections', query: '', headers: patHeaders(), body: null };
 		expect((await world().requests()).map(wire)).toEqual([get, get]);
 	});
