@@ -17,7 +17,7 @@ import { PACKAGE_DIR, PACKAGE_NAME } from '../harness/engine';
 jest.setTimeout(20 * 60_000);
 
 let sandbox: Sandbox;
-let seed: { credentials: { ownerPat: string; apiKey: string } };
+let seed: { credentials: { ownerPat: string; apiKey: string }; users: { owner: { id: string } } };
 let n8nDir: string;
 let userFolder: string;
 
@@ -68,7 +68,7 @@ afterAll(async () => {
 	await sandbox?.close();
 });
 
-test('n8n 1.123 loads the package and runs create user (API key) then list meeting types (PAT)', async () => {
+test('n8n 1.123 loads the package and runs create user (API key), list meeting types, find the first open slot and book it (PAT)', async () => {
 	const files = mkdtempSync(join(tmpdir(), 'n8n-smoke-files-'));
 	writeFileSync(join(files, 'credentials.json'), JSON.stringify([
 		{ id: 'spApiKey0000001', name: 'API key', type: 'schedulingPlatformApiKeyApi', data: { baseUrl: sandbox.url, apiKey: seed.credentials.apiKey, actingUserId: '' } },
@@ -83,6 +83,8 @@ test('n8n 1.123 loads the package and runs create user (API key) then list meeti
 		connections: {
 			Start: { main: [[{ node: 'Create User', type: 'main', index: 0 }]] },
 			'Create User': { main: [[{ node: 'List Meeting Types', type: 'main', index: 0 }]] },
+			'List Meeting Types': { main: [[{ node: 'Find Slots', type: 'main', index: 0 }]] },
+			'Find Slots': { main: [[{ node: 'Book First Slot', type: 'main', index: 0 }]] },
 		},
 		nodes: [
 			{ id: 'a1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
@@ -94,6 +96,22 @@ test('n8n 1.123 loads the package and runs create user (API key) then list meeti
 			{
 				id: 'a3', name: 'List Meeting Types', type: node, typeVersion: 1, position: [400, 0],
 				parameters: { resource: 'meetingType', operation: 'getAll', returnAll: true },
+				credentials: { schedulingPlatformPatApi: { id: 'spPat0000000001', name: 'PAT' } },
+			},
+			{
+				id: 'a4', name: 'Find Slots', type: node, typeVersion: 1, position: [600, 0], executeOnce: true,
+				parameters: {
+					resource: 'booking', operation: 'getSlots', meetingTypeId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+					start: "={{ $now.plus(1, 'day').toISODate() }}", end: "={{ $now.plus(7, 'days').toISODate() }}", output: 'raw',
+				},
+				credentials: { schedulingPlatformPatApi: { id: 'spPat0000000001', name: 'PAT' } },
+			},
+			{
+				id: 'a5', name: 'Book First Slot', type: node, typeVersion: 1, position: [800, 0],
+				parameters: {
+					resource: 'booking', operation: 'create', meetingTypeId: { __rl: true, mode: 'id', value: "={{ $('List Meeting Types').first().json.id }}" },
+					start: '={{ $json.dates[0].spots[0].startTime }}', email: 'client@example.com', firstName: 'Cli', lastName: 'Ent',
+				},
 				credentials: { schedulingPlatformPatApi: { id: 'spPat0000000001', name: 'PAT' } },
 			},
 		],
@@ -115,7 +133,25 @@ test('n8n 1.123 loads the package and runs create user (API key) then list meeti
 	expect(meetingTypes[0].json).toEqual(expect.objectContaining({ id: expect.any(String), meetingInfo: expect.any(Object) }));
 
 	const log = (await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as Array<{ method: string; path: string; headers: Record<string, string>; body: unknown }>;
-	expect(log.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v4/user', 'GET /v4/meeting-type']);
+	const firstSlot = runData['Find Slots'][0].data.main[0][0].json.dates[0].spots[0].startTime;
+	expect(runData['Book First Slot'][0].data.main[0].map((item: { json: unknown }) => item.json)).toEqual([
+		{ status: 'booked', appointmentId: expect.any(String), secret: expect.any(String) },
+	]);
+	const meetingTypeId = meetingTypes[0].json.id;
+	expect(log.map((r) => `${r.method} ${r.path}`)).toEqual([
+		'POST /v4/user',
+		'GET /v4/meeting-type',
+		`GET /v4/meeting-type/${meetingTypeId}`,
+		'GET /v4/booking-availability',
+		`GET /v4/meeting-type/${meetingTypeId}`,
+		'POST /v4/booking',
+	]);
+	expect(log[5].body).toEqual({
+		meetingTypeId,
+		start: firstSlot,
+		hostIds: [seed.users.owner.id],
+		attendee: { email: 'client@example.com', firstname: 'Cli', lastname: 'Ent', receiveReminders: true, notes: {} },
+	});
 	expect(log[0].headers.authorization).toBe(`Bearer ${seed.credentials.apiKey}`);
 	expect(log[0].headers['x-service-api-user-id']).toBeUndefined();
 	expect(log[0].body).toEqual({ email: 'smoke@example.com', givenName: 'Smoke', familyName: 'Test', timezone: 'Europe/Berlin' });
