@@ -47,7 +47,7 @@ export interface OperationDefinition {
 	needsUserContext?: boolean;
 	/** Checks across fields of the built request (end after start...): a problem stops the item before sending. */
 	check?: (request: OperationCall['request']) => string | undefined;
-	/** Requests needed before the main one, e.g. reading the meeting type to fill its hosts. */
+	/** Runs just before sending: may send the requests needed first (reading the meeting type to fill its hosts) or set values no single field gives (null to clear). */
 	prepare?: (call: OperationCall) => Promise<void>;
 	/** Picks the output items from the answer; by default an array gives one item per element. */
 	output?: (answer: unknown, call: OperationCall) => IDataObject[];
