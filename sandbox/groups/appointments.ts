@@ -3,6 +3,7 @@ import { apiError } from '../errors';
 import { Call, Group } from '../handler';
 import { isSlotOpen } from '../slots';
 import { Appointment, Attendee, Store } from '../store';
+import { assertMayList, canSee, visible } from '../visibility';
 
 interface ListQuery {
 	page: number;
@@ -29,7 +30,7 @@ export const appointments: Group = {
 		const filters = query as unknown as ListQuery;
 		const host = hostToList(actor, filters.userId);
 		const found = [...store.appointments.values()]
-			.filter((appointment) => canSee(actor, appointment) && (!host || hosts(host, appointment)) && matches(store, filters, appointment))
+			.filter((appointment) => canSeeAppointment(actor, appointment) && (!host || hosts(host, appointment)) && matches(store, filters, appointment))
 			.sort(byField(filters.sortBy, filters.sortDirection));
 		const from = filters.page * filters.pageSize;
 		return { appointments: found.slice(from, from + filters.pageSize), total: found.length };
@@ -92,15 +93,13 @@ export const appointments: Group = {
 	},
 };
 
-/** Members see the appointments they host, admins any of their company; anything else does not exist for them. */
-export function canSee(actor: Actor, appointment: Appointment): boolean {
-	return hosts(actor.user.id, appointment) || (actor.user.isAdmin && appointment.companyId === actor.company.id);
+/** Members see the appointments they host, admins any of their company. */
+export function canSeeAppointment(actor: Actor, appointment: Appointment): boolean {
+	return canSee(actor, [appointment.userId, ...appointment.hostIds], appointment.companyId);
 }
 
 function visibleAppointment({ actor, params, store }: Call): Appointment {
-	const appointment = store.appointments.get(params.id);
-	if (!appointment || !canSee(actor, appointment)) throw apiError(404, 'Appointment not found');
-	return appointment;
+	return visible(store.appointments.get(params.id), (appointment) => canSeeAppointment(actor, appointment), 'Appointment');
 }
 
 function hosts(userId: string, appointment: Appointment): boolean {
@@ -109,7 +108,7 @@ function hosts(userId: string, appointment: Appointment): boolean {
 
 /** A member lists only what they host and may name only themselves (else 403); an admin may narrow to any host. */
 function hostToList(actor: Actor, userId: string | undefined): string | undefined {
-	if (userId && userId !== actor.user.id && !actor.user.isAdmin) throw apiError(403, 'Forbidden resource');
+	assertMayList(actor, userId);
 	return userId ?? (actor.user.isAdmin ? undefined : actor.user.id);
 }
 

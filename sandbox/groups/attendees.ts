@@ -1,7 +1,7 @@
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
 import { Attendee } from '../store';
-import { canSee } from './appointments';
+import { canSeeAppointment } from './appointments';
 
 const QUICK_MAIL_LIMIT = 5;
 const QUICK_MAIL_WINDOW_MS = 5 * 60 * 1000;
@@ -29,7 +29,7 @@ export const attendees: Group = {
 function visibleAttendee({ actor, store }: Call, attendeeId: string): Attendee {
 	for (const appointment of store.appointments.values()) {
 		const attendee = appointment.attendees.find((candidate) => candidate.id === attendeeId);
-		if (attendee && canSee(actor, appointment)) return attendee;
+		if (attendee && canSeeAppointment(actor, appointment)) return attendee;
 	}
 	throw apiError(404, 'Attendee not found');
 }

@@ -1,7 +1,8 @@
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
 import { completeSchedule, Schedule, scheduleErrors } from '../schedule';
-import { Availability, AvailabilityException, Store, User } from '../store';
+import { Availability, AvailabilityException, Store } from '../store';
+import { canSeeOwnedBy, visible } from '../visibility';
 
 type AvailabilityInput = { name: string; timezone: string; schedule: Partial<Schedule> };
 
@@ -39,15 +40,7 @@ export const availability: Group = {
 
 /** Members see their own availabilities, admins those of every user of their company; anything else is 404. */
 export function visibleAvailability({ actor, store }: Call, id: string): Availability {
-	const found = store.availabilities.get(id);
-	if (!found || !canSee(actor.user, store.users.get(found.userId))) throw apiError(404, 'Availability not found');
-	return found;
-}
-
-/** Whether the acting user may see what belongs to the owner. */
-export function canSee(actingUser: User, owner: User | undefined): boolean {
-	if (!owner) return false;
-	return owner.id === actingUser.id || (actingUser.isAdmin && owner.companyId === actingUser.companyId);
+	return visible(store.availabilities.get(id), (availability) => canSeeOwnedBy(store, actor, availability.userId), 'Availability');
 }
 
 /** The exceptions of an availability, ordered by start. */

@@ -1,7 +1,8 @@
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
 import { AvailabilityException } from '../store';
-import { canSee, exceptionsOf, visibleAvailability } from './availability';
+import { canSeeOwnedBy, visible } from '../visibility';
+import { exceptionsOf, visibleAvailability } from './availability';
 
 type ExceptionFields = Pick<AvailabilityException, 'available' | 'start' | 'end' | 'title' | 'note'>;
 type ExceptionInput = Partial<ExceptionFields> & { availabilityId: string };
@@ -54,9 +55,7 @@ export const availabilityExceptions: Group = {
 
 /** Ids arrive as strings and match as strings; visibility follows the availability's owner. */
 function visibleException({ actor, params, store }: Call): AvailabilityException {
-	const exception = store.availabilityExceptions.get(params.id);
-	if (!exception || !canSee(actor.user, store.users.get(exception.userId))) throw apiError(404, 'Availability exception not found');
-	return exception;
+	return visible(store.availabilityExceptions.get(params.id), (exception) => canSeeOwnedBy(store, actor, exception.userId), 'Availability exception');
 }
 
 function assertEndAfterStart({ start, end }: Pick<ExceptionFields, 'start' | 'end'>): void {

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Actor } from '../auth';
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
 import { BOOKING_BASE_URL, MeetingType, OneTimeLink, Store } from '../store';
+import { canSeeOwnedBy, visible, visibleMeetingType } from '../visibility';
 
 /** The prefill fields of a booking page address, in the order they appear in it. */
 const PREFILL_KEYS = ['email', 'firstname', 'lastname', 'phone'];
@@ -42,15 +42,6 @@ export const bookingLinks: Group = {
 	},
 };
 
-/** Members can use their own meeting types, admins any of their company; anything else does not exist for them. */
-export function visibleMeetingType(store: Store, actor: Actor, id: string): MeetingType {
-	const meetingType = store.meetingTypes.get(id);
-	const own = meetingType?.userId === actor.user.id;
-	const asAdmin = actor.user.isAdmin && meetingType?.companyId === actor.company.id;
-	if (!meetingType || !(own || asAdmin)) throw apiError(404, 'Meeting type not found');
-	return meetingType;
-}
-
 /** `<base>/<host slug>/<meeting type slug>`, then the given prefill fields, URL-encoded. */
 export function bookingPageUrl(store: Store, meetingType: MeetingType, prefill: Record<string, unknown>): string {
 	const host = store.users.get(meetingType.userId)!;
@@ -67,9 +58,5 @@ function linkJson({ id, url, meetingTypeId, used, expiresAt, createdAt }: OneTim
 }
 
 function visibleLink({ actor, params, store }: Call): OneTimeLink {
-	const link = store.oneTimeLinks.get(params.id);
-	const own = link?.userId === actor.user.id;
-	const asAdmin = actor.user.isAdmin && link !== undefined && store.users.get(link.userId)?.companyId === actor.company.id;
-	if (!link || !(own || asAdmin)) throw apiError(404, 'One-time booking link not found');
-	return link;
+	return visible(store.oneTimeLinks.get(params.id), (link) => canSeeOwnedBy(store, actor, link.userId), 'One-time booking link');
 }

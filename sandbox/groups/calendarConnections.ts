@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
 import { CalendarConnection } from '../store';
+import { assertMayList, canSeeOwnedBy, visible } from '../visibility';
 
 type ConnectionChanges = Partial<Pick<CalendarConnection, 'primaryCalendar' | 'selectedCalendars'>>;
 
@@ -34,7 +35,7 @@ const OAUTH: Record<string, { address: string; params: Record<string, string> }>
 export const calendarConnections: Group = {
 	listCalendarConnections: ({ actor, query, store }) => {
 		const userId = (query.userId as string | undefined)?.toLowerCase() ?? actor.user.id;
-		if (userId !== actor.user.id && !actor.user.isAdmin) throw apiError(403, 'Forbidden resource');
+		assertMayList(actor, userId);
 		if (store.users.get(userId)?.companyId !== actor.company.id) throw apiError(404, 'User not found');
 		const connections = [...store.calendarConnections.values()].filter((connection) => connection.userId === userId);
 		return { connections, total: connections.length };
@@ -73,12 +74,7 @@ export const calendarConnections: Group = {
 
 /** Members see their own connections, admins those of any user of their company. */
 function visibleConnection({ actor, params, store }: Call): CalendarConnection {
-	const connection = store.calendarConnections.get(params.connectionId);
-	const owner = connection && store.users.get(connection.userId);
-	const own = connection?.userId === actor.user.id;
-	const asAdmin = actor.user.isAdmin && owner?.companyId === actor.company.id;
-	if (!connection || !(own || asAdmin)) throw apiError(404, 'Calendar connection not found');
-	return connection;
+	return visible(store.calendarConnections.get(params.connectionId), (connection) => canSeeOwnedBy(store, actor, connection.userId), 'Calendar connection');
 }
 
 function isWebAddress(value: string): boolean {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { apiError } from '../errors';
 import { Group } from '../handler';
 import { Handoff } from '../store';
-import { bookingPageUrl, visibleMeetingType } from './bookingLinks';
+import { canSee, visible, visibleMeetingType } from '../visibility';
+import { bookingPageUrl } from './bookingLinks';
 
 type HandoffInput = Pick<Handoff, 'email'> & Partial<Record<'firstname' | 'lastname' | 'phone' | 'note' | 'meetingTypeId' | 'queueId', string>>;
 
@@ -37,12 +38,10 @@ export const handoff: Group = {
 		return { id, url, assignedUserId, status, createdAt };
 	},
 
-	/** A pending handoff past its expiry becomes expired when read. */
+	/** Seen by its creator, its assigned host and admins. A pending handoff past its expiry becomes expired when read. */
 	getHandoff: ({ actor, params, store }) => {
-		const found = store.handoffs.get(params.id);
-		const involved = found?.userId === actor.user.id || found?.assignedUserId === actor.user.id;
-		const asAdmin = actor.user.isAdmin && found?.companyId === actor.company.id;
-		if (!found || !(involved || asAdmin)) throw apiError(404, 'Handoff not found');
+		const seen = (handoff: Handoff) => canSee(actor, [handoff.userId, handoff.assignedUserId], handoff.companyId);
+		const found = visible(store.handoffs.get(params.id), seen, 'Handoff');
 		if (found.status === 'pending' && store.clock.now() >= Date.parse(found.expiresAt)) found.status = 'expired';
 		return found;
 	},

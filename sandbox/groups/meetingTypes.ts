@@ -1,6 +1,7 @@
 import { apiError } from '../errors';
-import { Call, Group } from '../handler';
-import { MeetingInfo, MeetingType, NewMeetingType } from '../store';
+import { Group } from '../handler';
+import { MeetingInfo, NewMeetingType } from '../store';
+import { visibleMeetingType } from '../visibility';
 
 type MeetingTypeInput = Omit<NewMeetingType, 'availabilityId'> & { availabilityId?: string };
 type MeetingTypeChanges = { meetingInfo?: Partial<MeetingInfo>; slug?: string; spots?: number; enabled?: boolean };
@@ -9,7 +10,7 @@ type MeetingTypeChanges = { meetingInfo?: Partial<MeetingInfo>; slug?: string; s
 export const meetingTypes: Group = {
 	listMeetingTypes: ({ actor, store }) => store.userMeetingTypes(actor.user.id),
 
-	getMeetingType: visibleMeetingType,
+	getMeetingType: ({ actor, params, store }) => visibleMeetingType(store, actor, params.id),
 
 	createMeetingType: ({ actor, body, store }) => {
 		const input = body as unknown as MeetingTypeInput;
@@ -22,7 +23,7 @@ export const meetingTypes: Group = {
 	},
 
 	updateMeetingType: (call) => {
-		const meetingType = visibleMeetingType(call);
+		const meetingType = visibleMeetingType(call.store, call.actor, call.params.id);
 		const { meetingInfo, ...changes } = call.body as MeetingTypeChanges;
 		if (changes.slug) call.store.assertSlugFree(meetingType.companyId, changes.slug, meetingType.id);
 		Object.assign(meetingType, changes, {
@@ -33,16 +34,7 @@ export const meetingTypes: Group = {
 	},
 
 	deleteMeetingType: (call) => {
-		call.store.meetingTypes.delete(visibleMeetingType(call).id);
+		call.store.meetingTypes.delete(visibleMeetingType(call.store, call.actor, call.params.id).id);
 		return { deleted: true };
 	},
 };
-
-/** Members see their own meeting types, admins any of their company; anything else does not exist for them. */
-function visibleMeetingType({ actor, params, store }: Call): MeetingType {
-	const meetingType = store.meetingTypes.get(params.id);
-	const own = meetingType?.userId === actor.user.id;
-	const asAdmin = actor.user.isAdmin && meetingType?.companyId === actor.company.id;
-	if (!meetingType || !(own || asAdmin)) throw apiError(404, 'Meeting type not found');
-	return meetingType;
-}
