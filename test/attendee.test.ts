@@ -17,17 +17,8 @@ beforeAll(async () => {
 	defaultType = listed.body.find((type) => (type.meetingInfo as IDataObject).name === '30 Minute Meeting')!.id as string;
 });
 
-/** Books through POST /v4/booking, as a booking page would, and returns the appointment. */
-async function book(meetingTypeId: string, start: string, firstname: string, lastname: string): Promise<IDataObject> {
-	const email = `${firstname}.${lastname}@example.com`.toLowerCase();
-	const booked = await world().api('POST', '/v4/booking', ownerPat(), {
-		body: { meetingTypeId, start, hostIds: [owner().id], attendee: { email, firstname, lastname, receiveReminders: true, notes: {} } },
-	});
-	expect(booked.status).toBe(201);
-	const appointment = await world().api('GET', `/v4/appointment/${booked.body.appointmentId as string}`, ownerPat());
-	await world().clearRequests();
-	return appointment.body;
-}
+const book = (meetingTypeId: string, start: string, firstname: string, lastname: string) =>
+	world().bookAppointment(meetingTypeId, start, firstname, lastname);
 
 const attendeesOf = (appointment: IDataObject) => appointment.attendees as IDataObject[];
 

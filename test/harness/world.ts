@@ -110,6 +110,22 @@ export class World {
 		return { status: response.status, body: text ? JSON.parse(text) : undefined };
 	}
 
+	/**
+	 * Books the owner's meeting type through POST /v4/booking with the owner's PAT, as a booking page would
+	 * (the attendee's email is first.last@example.com), and returns the appointment. The request log is cleared after.
+	 */
+	async bookAppointment(meetingTypeId: string, start: string, firstname: string, lastname: string): Promise<IDataObject> {
+		const pat = this.seed.credentials.ownerPat;
+		const email = `${firstname}.${lastname}@example.com`.toLowerCase();
+		const booked = await this.api('POST', '/v4/booking', pat, {
+			body: { meetingTypeId, start, hostIds: [this.seed.users.owner.id], attendee: { email, firstname, lastname, receiveReminders: true, notes: {} } },
+		});
+		if (booked.status !== 201) throw new Error(`Booking failed (${booked.status}): ${JSON.stringify(booked.body)}`);
+		const appointment = await this.api('GET', `/v4/appointment/${booked.body.appointmentId as string}`, pat);
+		await this.clearRequests();
+		return appointment.body;
+	}
+
 	/** Registers a secret minted during a test, so the leak scan looks for it too. */
 	remember(secret: string): string {
 		secrets.add(secret);
