@@ -290,6 +290,27 @@ describe('Booking: Create', () => {
 		expect(slots.body.dates).toEqual([{ date: '2027-03-10', spots: [{ startTime: start }] }]);
 	});
 
+	test('several items booking the same meeting type read it once, then book each', async () => {
+		const id = await newMeetingType('Bulk');
+		await world().clearRequests();
+		const leads = [
+			{ email: 'lead1@example.com', start: '2027-03-10T09:00:00+01:00' },
+			{ email: 'lead2@example.com', start: '2027-03-10T09:30:00+01:00' },
+		];
+		const { items, error } = await world().runNode(create(id, '={{ $json.start }}', '={{ $json.email }}'), world().pat(), { input: leads });
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.status)).toEqual(['booked', 'booked']);
+		const sent = (await world().requests()).map(wire);
+		expect(sent.map((request) => `${request.method} ${request.path}`)).toEqual([
+			`GET /v4/meeting-type/${id}`,
+			'POST /v4/booking',
+			'POST /v4/booking',
+		]);
+		expect(sent.slice(1).map((request) => request.body)).toEqual(
+			leads.map(({ email, start }) => ({ meetingTypeId: id, start, attendee: { email, receiveReminders: true, notes: {} }, hostIds: [owner().id] })),
+		);
+	});
+
 	test('a taken slot and a disabled meeting type: 409 with the API\'s words', async () => {
 		const id = await newMeetingType('Taken');
 		const start = '2027-03-11T15:00:00+01:00';

@@ -8,6 +8,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { InputProblem, inputProblem } from './inputChecks';
 import { fetchMany } from './transport/pagination';
+import type { ApiRequest } from './transport/request';
 import { apiRequest } from './transport/request';
 import type { OperationCall, OperationDefinition, ParamSource, ResourceDefinitions } from './types';
 
@@ -44,11 +45,15 @@ function setPath(target: IDataObject, path: string, value: unknown): void {
 	node[keys[keys.length - 1]] = value as IDataObject[string];
 }
 
+/** Answers of lookups in one node run, by request and acting user. A failed lookup is not kept. */
+type Lookups = Map<string, Promise<unknown>>;
+
 class ItemRun {
 	constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly itemIndex: number,
 		private readonly properties: INodeProperties[],
+		private readonly lookups: Lookups,
 	) {}
 
 	/** A parameter of this item; unset (null, or no value in a collection) reads as undefined. */
@@ -97,6 +102,18 @@ class ItemRun {
 		return Object.fromEntries(Object.entries(required).map(([key, source]) => [key, String(this.value(source))]));
 	}
 
+	private async lookup(request: ApiRequest): Promise<unknown> {
+		const actingUser = this.ctx.getNodeParameter('actAsUser', this.itemIndex, '');
+		const key = JSON.stringify([request.path, request.pathParams, request.qs, actingUser]);
+		let answer = this.lookups.get(key);
+		if (!answer) {
+			answer = apiRequest(this.ctx, this.itemIndex, { ...request, method: 'GET' });
+			this.lookups.set(key, answer);
+			answer.catch(() => this.lookups.delete(key));
+		}
+		return await answer;
+	}
+
 	async run(definition: OperationDefinition): Promise<IDataObject[]> {
 		const call: OperationCall = {
 			request: {
@@ -110,6 +127,7 @@ class ItemRun {
 			read: (name) => this.read(name),
 			timezone: this.ctx.getTimezone(),
 			send: async (request) => await apiRequest(this.ctx, this.itemIndex, request),
+			lookup: async (request) => await this.lookup(request),
 		};
 		const problem = definition.check?.(call.request);
 		if (problem) this.refuse(problem);
@@ -137,6 +155,7 @@ export async function executeDefinitions(
 ): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
 	const output: INodeExecutionData[] = [];
+	const lookups: Lookups = new Map();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const pairedItem = { item: itemIndex };
 		try {
@@ -146,7 +165,7 @@ export async function executeDefinitions(
 			if (!definition) {
 				throw new NodeOperationError(ctx.getNode(), `The operation "${operation}" of "${resource}" is not supported`, { itemIndex });
 			}
-			const results = await new ItemRun(ctx, itemIndex, shownFor(properties, resource, operation)).run(definition);
+			const results = await new ItemRun(ctx, itemIndex, shownFor(properties, resource, operation), lookups).run(definition);
 			output.push(...results.map((json) => ({ json, pairedItem })));
 		} catch (error) {
 			if (!ctx.continueOnFail()) throw asNodeError(ctx, error, itemIndex);

@@ -28,6 +28,8 @@ export type ParamSource = string | { param: string; check?: InputCheck; convert?
 export interface OperationCall extends InputReader {
 	request: ApiRequest & { qs: IDataObject; body?: IDataObject };
 	send(request: ApiRequest): Promise<unknown>;
+	/** A GET whose answer is kept for the rest of the node's run: items that ask the same (as the same user) read it once. */
+	lookup(request: ApiRequest): Promise<unknown>;
 }
 
 /** One operation of a resource group, as data: the executor turns it into a request. */

@@ -32,7 +32,7 @@ function fillHosts(target: 'qs' | 'body') {
 	return async (call: OperationCall): Promise<void> => {
 		const fields = target === 'qs' ? call.request.qs : call.request.body!;
 		if (fields.hostIds || fields.queueId) return;
-		const meetingType = (await call.send({
+		const meetingType = (await call.lookup({
 			method: 'GET',
 			path: '/v4/meeting-type/{id}',
 			pathParams: { id: String(fields.meetingTypeId) },
