@@ -16,6 +16,7 @@ export const handoff: Group = {
 		if (!input.meetingTypeId && !input.queueId) throw apiError(400, 'Expected meetingTypeId or queueId');
 		if (input.queueId) throw apiError(404, 'Queue not found');
 		const meetingType = visibleMeetingType(store, actor, input.meetingTypeId!);
+		const now = store.clock.now();
 		const created: Handoff = {
 			id: randomUUID(),
 			userId: actor.user.id,
@@ -30,8 +31,8 @@ export const handoff: Group = {
 			note: input.note ?? null,
 			meetingTypeId: meetingType.id,
 			queueId: null,
-			expiresAt: store.clock.iso(LIFETIME_SECONDS),
-			createdAt: store.clock.iso(),
+			expiresAt: new Date(now + LIFETIME_SECONDS * 1000).toISOString(),
+			createdAt: new Date(now).toISOString(),
 		};
 		store.handoffs.set(created.id, created);
 		const { id, url, assignedUserId, status, createdAt } = created;
