@@ -61,7 +61,7 @@ describe('Booking: Get Open Slots', () => {
 		expect(items).toEqual([slot('12:00'), slot('12:30'), slot('13:00'), slot('13:30')]);
 	});
 
-	test('given Host IDs, no meeting type is read; Raw Answer gives the API\'s object as one item', async () => {
+	test('given hosts picked from the list, no meeting type is read; Raw Answer gives the API\'s object as one item', async () => {
 		const id = await newMeetingType('Slots Raw');
 		const expected = await world().api(
 			'GET',
@@ -85,7 +85,7 @@ describe('Booking: Get Open Slots', () => {
 				start: '2027-03-09',
 				end: '2027-03-10',
 				timezone: 'UTC',
-				additionalFields: { duration: 240, hostIds: owner().id },
+				additionalFields: { duration: 240, hostIds: [owner().id] },
 				output: 'raw',
 			},
 			world().pat(),
@@ -132,8 +132,42 @@ describe('Booking: Get Open Slots', () => {
 		const zone = await world().runNode({ ...base, start: '2027-03-09', end: '2027-03-10', timezone: 'Berlin' }, world().pat());
 		expect(zone.error?.message).toBe('Timezone must be an IANA time zone such as Europe/Berlin or America/New_York');
 		const host = await world().runNode({ ...base, start: '2027-03-09', end: '2027-03-10', additionalFields: { hostIds: 'ada' } }, world().pat());
-		expect(host.error?.message).toContain('Host IDs must be an ID in UUID form');
+		expect(host.error?.message).toBe('Host Names or IDs must be an ID in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc; "ada" is not');
 		expect(await world().requests()).toEqual([]);
+	});
+});
+
+describe('Booking: the Hosts list', () => {
+	test('lists every user of the company, reading all pages of 100', async () => {
+		const acme = world().seed.companies.acme.id;
+		for (let i = 0; i < 100; i++) {
+			await world().control('POST', '/__sandbox/users', { companyId: acme, email: `host${i}@example.com`, givenName: 'Host', familyName: String(i) });
+		}
+		await world().clearRequests();
+		const { result, error } = await world().loadOptions('getUsers', { resource: 'booking', operation: 'getSlots' }, world().pat());
+		expect(error).toBeUndefined();
+		expect(result).toHaveLength(102);
+		expect(result).toEqual(expect.arrayContaining([
+			{ name: `Ada Admin (${owner().email})`, value: owner().id },
+			{ name: 'Host 99 (host99@example.com)', value: expect.any(String) },
+		]));
+		expect((await world().requests()).map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual([
+			'GET /v4/user?limit=100&offset=0',
+			'GET /v4/user?limit=100&offset=100',
+		]);
+	});
+
+	test('hosts from an expression may be a comma-separated text', async () => {
+		const id = await newMeetingType('Slots Expression Hosts');
+		await world().clearRequests();
+		const { error } = await world().runNode(
+			{ resource: 'booking', operation: 'getSlots', meetingTypeId: byId(id), start: '2027-03-09', end: '2027-03-09', additionalFields: { hostIds: `={{ "${owner().id}, " + "${owner().id}" }}` } },
+			world().pat(),
+		);
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map((r) => r.query)).toEqual([
+			`meetingTypeId=${id}&start=2027-03-09&end=2027-03-09&hostIds=${owner().id}&hostIds=${owner().id}`,
+		]);
 	});
 });
 

@@ -247,7 +247,7 @@ describe('Open slots, worked by hand', () => {
 		const hostA = await newHost('Europe/Berlin');
 		const hostB = await newHost('America/New_York');
 		const query = { start: '2027-03-08', end: '2027-03-08', timezone: 'UTC' };
-		const hostIds = `${hostA.userId}, ${hostB.userId}`;
+		const hostIds = [hostA.userId, hostB.userId];
 		const everyone = await slotStarts(hostA, hostA.meetingTypeId, {
 			...query,
 			additionalFields: { duration: 60, hostIds, calculationMethod: 'everyone' },

@@ -9,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { executeDefinitions } from './executor';
 import {
+	getUsers,
 	searchActingUsers,
 	searchAppointments,
 	searchAvailabilities,
@@ -137,6 +138,7 @@ export class SchedulingPlatform implements INodeType {
 	};
 
 	methods = {
+		loadOptions: { getUsers },
 		listSearch: { searchActingUsers, searchAppointments, searchAvailabilities, searchMeetingTypes, searchUsers },
 	};
 

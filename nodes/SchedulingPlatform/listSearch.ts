@@ -1,10 +1,10 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from './transport/pagination';
 import { apiRequest } from './transport/request';
 
 /**
- * Loaders for the "From List" mode of resource locators. They go through the transport, so an API
+ * Loaders for the "From List" mode of resource locators and for dynamic options. They go through the transport, so an API
  * error reaches the user as an error: an empty list always means that nothing is there.
  * The API has no search parameter for these lists, so the filter is applied to each page here.
  */
@@ -44,6 +44,18 @@ export async function searchUsers(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	return await listUsers(this, filter, paginationToken);
+}
+
+/** Every user, for multi-select fields such as Hosts (loadOptions has no paging, so all pages are read). */
+export async function getUsers(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const options: INodePropertyOptions[] = [];
+	let token: string | undefined;
+	do {
+		const page = await listUsers(this, undefined, token);
+		options.push(...page.results);
+		token = page.paginationToken;
+	} while (token);
+	return options;
 }
 
 /**

@@ -20,7 +20,6 @@ import type {
 	INode,
 	INodeCredentialsDetails,
 	INodeExecutionData,
-	INodeListSearchResult,
 	INodeType,
 	INodeTypes,
 	IRun,
@@ -220,15 +219,21 @@ function workflowOf(engine: Engine, spec: WorkflowSpec) {
 	return { workflow, hooks };
 }
 
-/** Calls a listSearch method of the node the way the editor does for a resource locator's list. */
-export async function runListSearch(node: INode, method: string, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+/** Calls a listSearch or loadOptions method of the node the way the editor does for a list or a dropdown. */
+export async function runLoader(
+	node: INode,
+	kind: 'listSearch' | 'loadOptions',
+	method: string,
+	filter?: string,
+	paginationToken?: string,
+): Promise<unknown> {
 	const engine = await getEngine();
 	const { workflow, hooks } = workflowOf(engine, { nodes: [node] });
 	const context = new LoadOptionsContext(workflow, node, additionalData(engine, hooks), 'parameters.id');
 	const nodeType = engine.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
-	const search = nodeType.methods?.listSearch?.[method];
-	if (!search) throw new Error(`No listSearch method ${method}`);
-	return await search.call(context, filter, paginationToken);
+	const loader = nodeType.methods?.[kind]?.[method] as ((this: unknown, ...args: unknown[]) => Promise<unknown>) | undefined;
+	if (!loader) throw new Error(`No ${kind} method ${method}`);
+	return await loader.call(context, filter, paginationToken);
 }
 
 /** Executes a workflow manually from its first node, as the editor's "Execute Workflow" does, and returns the run. */

@@ -1,8 +1,8 @@
-import type { ICredentialDataDecryptedObject, IDataObject, INode, IRun } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeListSearchResult, INodePropertyOptions, IRun } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
-import { ITEMS_NODE_TYPE, NODE_TYPE, getEngine, runListSearch, runWorkflow } from './engine';
+import { ITEMS_NODE_TYPE, NODE_TYPE, getEngine, runLoader, runWorkflow } from './engine';
 
 /**
  * A test world: a sandbox API server on loopback with seeded data, credentials stored the way n8n
@@ -179,9 +179,18 @@ export class World {
 
 	/** Calls a resource locator's list method as the editor does; errors are returned, scanned for secrets. */
 	async listSearch(method: string, parameters: IDataObject, credential: CredentialRef, filter?: string, token?: string) {
+		return await this.runLoader<INodeListSearchResult>('listSearch', method, parameters, credential, filter, token);
+	}
+
+	/** Calls a loadOptions method, as the editor does when a dropdown opens. */
+	async loadOptions(method: string, parameters: IDataObject, credential: CredentialRef) {
+		return await this.runLoader<INodePropertyOptions[]>('loadOptions', method, parameters, credential);
+	}
+
+	private async runLoader<T>(kind: 'listSearch' | 'loadOptions', method: string, parameters: IDataObject, credential: CredentialRef, filter?: string, token?: string) {
 		const node = await this.nodeWith(parameters, credential);
 		try {
-			const result = await runListSearch(node, method, filter, token);
+			const result = (await runLoader(node, kind, method, filter, token)) as T;
 			assertNoSecret(serialise(result));
 			return { result };
 		} catch (error) {

@@ -7,7 +7,7 @@ import { channelOptions } from './meetingType';
 
 /** Booking Availability V4 and Booking V4 (api-reference §2). */
 
-/** "id1, id2" (or an array from an expression) → ["id1", "id2"], each a UUID. */
+/** Hosts picked from the list (an array), or "id1, id2" from an expression → ["id1", "id2"], each a UUID. */
 const idList: Converter = (value) => {
 	const ids = (Array.isArray(value) ? value : String(value).split(',')).map((id) => String(id).trim()).filter(Boolean);
 	const bad = ids.find((id) => inputProblem('uuid', id));
@@ -124,12 +124,13 @@ const durationField: INodeProperties = {
 };
 
 const hostIdsField: INodeProperties = {
-	displayName: 'Host IDs',
+	displayName: 'Host Names or IDs',
 	name: 'hostIds',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc, 0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
-	description: 'User IDs of the hosts to consider, separated by commas. When neither Host IDs nor Queue ID is set, the meeting type\'s queue or its host is used.',
+	type: 'multiOptions',
+	typeOptions: { loadOptionsMethod: 'getUsers' },
+	default: [],
+	description:
+		'Hosts to consider; when neither hosts nor Queue ID is set, the meeting type\'s queue or its host is used. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
 const queueIdField: INodeProperties = {
