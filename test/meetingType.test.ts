@@ -52,6 +52,32 @@ describe('Meeting Type', () => {
 		]);
 	});
 
+	test('Create with an availability picked from the list sends its ID; an unknown one gets the API\'s 404', async () => {
+		const weekend = await world().api('POST', '/availability', world().seed.credentials.ownerPat, {
+			body: { name: 'Weekend', timezone: 'Europe/Berlin', schedule: { saturday: { enabled: true, hours: [{ start: '10:00', end: '14:00' }] } } },
+		});
+		expect(weekend.status).toBe(201);
+		const { result } = await world().listSearch('searchAvailabilities', { resource: 'meetingType', operation: 'create' }, ownerKey(), 'weekend');
+		expect(result?.results).toEqual([{ name: 'Weekend (Europe/Berlin)', value: weekend.body.id }]);
+		await world().clearRequests();
+		const parameters = { resource: 'meetingType', operation: 'create', name: 'Saturday Clinic', duration: 30 };
+		const { items, error } = await world().runNode(
+			{ ...parameters, additionalFields: { availabilityId: { mode: 'list', value: weekend.body.id, cachedResultName: 'Weekend (Europe/Berlin)' } } },
+			ownerKey(),
+		);
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map((r) => r.body)).toEqual([
+			{ meetingInfo: { name: 'Saturday Clinic', description: '', duration: 30 }, availabilityId: weekend.body.id },
+		]);
+		expect(items).toEqual([expect.objectContaining({ availabilityId: weekend.body.id })]);
+		const unknown = await world().runNode(
+			{ ...parameters, additionalFields: { availabilityId: byId('3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f') } },
+			ownerKey(),
+		);
+		expect(unknown.error?.message).toBe('The API could not find the requested resource (HTTP 404)');
+		expect(unknown.error?.description).toContain('Availability not found');
+	});
+
 	test('Create with an API key and no acting user fails before sending, saying how to fix it', async () => {
 		const { error } = await world().runNode({ resource: 'meetingType', operation: 'create', name: 'X', duration: 30 }, world().apiKey());
 		expect(error?.message).toBe('This operation needs a user to act for');

@@ -111,11 +111,25 @@ export const meetingTypeProperties: INodeProperties[] = [
 		displayOptions: { show: { resource: ['meetingType'], operation: ['create'] } },
 		options: [
 			{
-				displayName: 'Availability ID',
+				displayName: 'Availability',
 				name: 'availabilityId',
-				type: 'string',
-				default: '',
+				type: 'resourceLocator',
+				default: { mode: 'list', value: '' },
 				description: 'Availability whose hours the meeting type uses; the user\'s default when empty',
+				modes: [
+					{
+						displayName: 'From List',
+						name: 'list',
+						type: 'list',
+						typeOptions: { searchListMethod: 'searchAvailabilities', searchable: true },
+					},
+					{
+						displayName: 'By ID',
+						name: 'id',
+						type: 'string',
+						placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
+					},
+				],
 			},
 			{
 				displayName: 'Buffer After (Minutes)',
