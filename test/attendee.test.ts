@@ -54,12 +54,18 @@ describe('Attendee', () => {
 		]);
 	});
 
-	test('Add Guest refuses a bad email before sending anything', async () => {
+	test('Add Guest refuses a bad or missing email before sending anything', async () => {
 		const { error } = await world().runNode(
 			{ resource: 'attendee', operation: 'addGuest', appointmentId: byId('some-appointment'), attendeeId: 'some-attendee', guestEmail: 'joan at example' },
 			world().pat(),
 		);
 		expect(error?.message).toBe('Guest Email must be an email address such as jane@example.com');
+		const missing = await world().runNode(
+			{ resource: 'attendee', operation: 'addGuest', appointmentId: byId('some-appointment'), attendeeId: 'some-attendee', guestEmail: ' ' },
+			world().pat(),
+		);
+		expect(missing.error?.message).toBe('Guest Email is required');
+		expect(missing.error?.description).toBe('Item 1: fix the value of "Guest Email" and run the node again.');
 		expect(await world().requests()).toEqual([]);
 	});
 

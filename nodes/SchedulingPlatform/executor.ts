@@ -65,7 +65,7 @@ class ItemRun {
 	value(source: ParamSource): unknown {
 		const { param, check, convert, sendEmpty } = sourceOf(source);
 		const value = this.read(param);
-		const problem = check && inputProblem(check, value);
+		const problem = [check ?? []].flat().map((name) => inputProblem(name, value)).find(Boolean);
 		if (problem) this.refuse(`${label(this.properties, param)} ${problem}`, param);
 		if (value === '' && !sendEmpty) return undefined;
 		if (!convert || value === undefined) return value;
@@ -126,7 +126,6 @@ class ItemRun {
 			},
 			read: (name) => this.read(name),
 			timezone: this.ctx.getTimezone(),
-			send: async (request) => await apiRequest(this.ctx, this.itemIndex, request),
 			lookup: async (request) => await this.lookup(request),
 		};
 		const problem = definition.check?.(call.request);
@@ -137,7 +136,7 @@ class ItemRun {
 			const limit = returnAll ? undefined : (this.ctx.getNodeParameter('limit', this.itemIndex, 50) as number);
 			return await fetchMany(this.ctx, this.itemIndex, call.request, definition.pagination, limit);
 		}
-		const answer = await call.send(call.request);
+		const answer = await apiRequest(this.ctx, this.itemIndex, call.request);
 		if (definition.output) return definition.output(answer, call);
 		return (Array.isArray(answer) ? answer : [answer ?? {}]) as IDataObject[];
 	}

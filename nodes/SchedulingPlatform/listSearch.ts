@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
-import { MAX_PAGE_SIZE } from './transport/pagination';
+import { MAX_PAGE_SIZE, fetchMany } from './transport/pagination';
 import { apiRequest } from './transport/request';
 
 /**
@@ -8,6 +8,10 @@ import { apiRequest } from './transport/request';
  * error reaches the user as an error: an empty list always means that nothing is there.
  * The API has no search parameter for these lists, so the filter is applied to each page here.
  */
+
+function userOption(user: IDataObject): INodePropertyOptions {
+	return { name: `${String(user.fullName ?? user.email)} (${String(user.email)})`, value: String(user.id) };
+}
 
 function matches(filter: string | undefined, ...texts: unknown[]): boolean {
 	if (!filter) return true;
@@ -33,7 +37,7 @@ async function listUsers(
 	return {
 		results: users
 			.filter((user) => matches(filter, user.fullName, user.email, user.id))
-			.map((user) => ({ name: `${String(user.fullName ?? user.email)} (${String(user.email)})`, value: String(user.id) })),
+			.map(userOption),
 		paginationToken: users.length === MAX_PAGE_SIZE && next < Number(answer.total ?? 0) ? String(next) : undefined,
 	};
 }
@@ -48,14 +52,8 @@ export async function searchUsers(
 
 /** Every user, for multi-select fields such as Hosts (loadOptions has no paging, so all pages are read). */
 export async function getUsers(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const options: INodePropertyOptions[] = [];
-	let token: string | undefined;
-	do {
-		const page = await listUsers(this, undefined, token);
-		options.push(...page.results);
-		token = page.paginationToken;
-	} while (token);
-	return options;
+	const users = await fetchMany(this, 0, { method: 'GET', path: '/v4/user' }, { style: 'offset', itemsKey: 'users' });
+	return users.map(userOption);
 }
 
 /**

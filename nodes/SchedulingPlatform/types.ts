@@ -20,14 +20,14 @@ export type Converter = (value: unknown, input: InputReader) => unknown;
 
 /**
  * A node parameter that feeds the request: its name (dotted into a collection, e.g.
- * "additionalFields.title"), or an object with a check, a converter and whether an empty string is sent.
+ * "additionalFields.title"), or an object with checks (in order: ['required', 'email']), a converter and
+ * whether an empty string is sent.
  */
-export type ParamSource = string | { param: string; check?: InputCheck; convert?: Converter; sendEmpty?: boolean };
+export type ParamSource = string | { param: string; check?: InputCheck | InputCheck[]; convert?: Converter; sendEmpty?: boolean };
 
-/** The running operation, as its hooks see it: the request built so far, the inputs, and a way to send more. */
+/** The running operation, as its hooks see it: the request built so far, the inputs, and a way to read more. */
 export interface OperationCall extends InputReader {
 	request: ApiRequest & { qs: IDataObject; body?: IDataObject };
-	send(request: ApiRequest): Promise<unknown>;
 	/** A GET whose answer is kept for the rest of the node's run: items that ask the same (as the same user) read it once. */
 	lookup(request: ApiRequest): Promise<unknown>;
 }
@@ -49,7 +49,7 @@ export interface OperationDefinition {
 	needsUserContext?: boolean;
 	/** Checks across fields of the built request (end after start...): a problem stops the item before sending. */
 	check?: (request: OperationCall['request']) => string | undefined;
-	/** Runs just before sending: may send the requests needed first (reading the meeting type to fill its hosts) or set values no single field gives (null to clear). */
+	/** Runs just before sending: may read what is needed first with `lookup` (the meeting type, to fill its hosts) or set values no single field gives (null to clear). */
 	prepare?: (call: OperationCall) => Promise<void>;
 	/** Picks the output items from the answer; by default an array gives one item per element. */
 	output?: (answer: unknown, call: OperationCall) => IDataObject[];

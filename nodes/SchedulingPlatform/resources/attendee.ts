@@ -10,9 +10,8 @@ export const attendeeOperations: ResourceDefinitions = {
 		pathParams: { id: 'appointmentId' },
 		body: {
 			attendeeId: { param: 'attendeeId', check: 'required' },
-			email: { param: 'guestEmail', check: 'email' },
+			email: { param: 'guestEmail', check: ['required', 'email'] },
 		},
-		check: (request) => (request.body?.email ? undefined : 'Guest Email is required'),
 	},
 	get: { method: 'GET', path: '/v4/attendee/{id}', pathParams: { id: 'attendeeId' } },
 	remove: {

@@ -10,15 +10,11 @@ import { channelOptions } from './meetingType';
 /** Hosts picked from the list (an array), or "id1, id2" from an expression → ["id1", "id2"], each a UUID. */
 const idList: Converter = (value) => {
 	const ids = (Array.isArray(value) ? value : String(value).split(',')).map((id) => String(id).trim()).filter(Boolean);
-	const bad = ids.find((id) => inputProblem('uuid', id));
-	if (bad) throw new InputProblem(`${inputProblem('uuid', bad)}; "${bad}" is not`);
+	for (const id of ids) {
+		const problem = inputProblem('uuid', id);
+		if (problem) throw new InputProblem(`${problem}; "${id}" is not`);
+	}
 	return ids.length > 0 ? ids : undefined;
-};
-
-const emailAddress: Converter = (value) => {
-	const problem = inputProblem('email', value);
-	if (problem) throw new InputProblem(problem);
-	return value;
 };
 
 /** Form answers entered as Label/Value pairs → { label: value }. */
@@ -72,7 +68,7 @@ export const bookingOperations: ResourceDefinitions = {
 		body: {
 			meetingTypeId: { param: 'meetingTypeId', check: 'required' },
 			start: { param: 'start', check: 'required', convert: dateTime({ zoneParam: 'additionalFields.timezone' }) },
-			'attendee.email': { param: 'email', check: 'required', convert: emailAddress },
+			'attendee.email': { param: 'email', check: ['required', 'email'] },
 			'attendee.firstname': 'firstName',
 			'attendee.lastname': 'lastName',
 			'attendee.fullname': 'additionalFields.fullName',

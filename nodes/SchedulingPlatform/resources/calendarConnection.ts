@@ -23,10 +23,9 @@ export const calendarConnectionOperations: ResourceDefinitions = {
 		path: '/v4/calendar-connections/auth/{provider}/url',
 		pathParams: { provider: 'provider' },
 		query: {
-			redirectUrl: { param: 'redirectUrl', check: 'url' },
+			redirectUrl: { param: 'redirectUrl', check: ['required', 'url'] },
 			setAsCalendarSync: 'setAsCalendarSync',
 		},
-		check: (request) => (request.qs.redirectUrl === undefined ? 'Redirect URL is required' : undefined),
 	},
 	update: {
 		method: 'PATCH',

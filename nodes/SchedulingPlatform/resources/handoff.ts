@@ -17,7 +17,7 @@ export const handoffOperations: ResourceDefinitions = {
 		method: 'POST',
 		path: '/v4/handoff',
 		body: {
-			email: { param: 'email', check: 'email' },
+			email: { param: 'email', check: ['required', 'email'] },
 			firstname: 'additionalFields.firstname',
 			lastname: 'additionalFields.lastname',
 			phone: { param: 'additionalFields.phone', check: 'phone' },
@@ -25,13 +25,10 @@ export const handoffOperations: ResourceDefinitions = {
 			meetingTypeId: { param: 'assignVia', convert: assignedVia('meetingType', 'meetingTypeId') },
 			queueId: { param: 'assignVia', convert: assignedVia('queue', 'queueId') },
 		},
-		check: (request) => {
-			if (request.body?.email === undefined) return 'Email is required';
-			if (request.body.meetingTypeId === undefined && request.body.queueId === undefined) {
-				return 'Meeting Type (or Queue ID, when assigning via a queue) is required';
-			}
-			return undefined;
-		},
+		check: (request) =>
+			request.body?.meetingTypeId === undefined && request.body?.queueId === undefined
+				? 'Meeting Type (or Queue ID, when assigning via a queue) is required'
+				: undefined,
 	},
 	get: { method: 'GET', path: '/v4/handoff/{id}', pathParams: { id: 'handoffId' } },
 };
