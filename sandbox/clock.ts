@@ -6,8 +6,9 @@ export class Clock {
 		return Date.now() + this.offsetMs;
 	}
 
-	iso(secondsFromNow = 0): string {
-		return new Date(this.now() + secondsFromNow * 1000).toISOString();
+	/** A moment (milliseconds, now by default) in ISO form. Read now() once when several timestamps must agree. */
+	iso(at = this.now()): string {
+		return new Date(at).toISOString();
 	}
 
 	advance(seconds: number): void {

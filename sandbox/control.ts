@@ -6,6 +6,7 @@ import { seed } from './seed';
 import { resetState, SandboxState } from './state';
 import { ApiKeyStatus, ApprovalKind, NewCalendarConnection, NewUser } from './store';
 import { Fields, validateBody } from './validation';
+import { visible } from './visibility';
 
 const CONTROL_PREFIX = '/__sandbox';
 
@@ -204,8 +205,7 @@ function object(required: string[], properties: Record<string, Schema>): Schema 
 	return { type: 'object', required, properties };
 }
 
+/** The control API sees everything: only a missing item is 404. */
 function found<T>(items: Map<string, T>, id: unknown, what: string): T {
-	const item = items.get(id as string);
-	if (!item) throw apiError(404, `${what} not found`);
-	return item;
+	return visible(items.get(id as string), () => true, what);
 }

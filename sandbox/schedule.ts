@@ -1,4 +1,6 @@
-const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+import { apiError } from './errors';
+
+export const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
 type Day = (typeof DAYS)[number];
 export interface HourRange {
@@ -21,9 +23,10 @@ export function completeSchedule(schedule: Partial<Schedule>): Schedule {
 	return weekOf((day) => schedule[day] ?? closed());
 }
 
-/** Rule violations the schema cannot express: each range ends after it starts, ranges of a day do not overlap. */
-export function scheduleErrors(schedule: Partial<Schedule>, name: string): string[] {
-	return DAYS.flatMap((day) => dayErrors(schedule[day]?.hours ?? [], `${name}.${day}.hours`));
+/** 400 for rule violations the schema cannot express: each range ends after it starts, ranges of a day do not overlap. */
+export function assertValidSchedule(schedule: Partial<Schedule>, name: string): void {
+	const errors = DAYS.flatMap((day) => dayErrors(schedule[day]?.hours ?? [], `${name}.${day}.hours`));
+	if (errors.length) throw apiError(400, errors);
 }
 
 function dayErrors(hours: HourRange[], name: string): string[] {

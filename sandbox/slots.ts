@@ -1,8 +1,7 @@
 import { DateTime, Interval } from 'luxon';
 import { apiError } from './errors';
+import { DAYS } from './schedule';
 import { Appointment, Availability, MeetingType, Store } from './store';
-
-const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
 /** Open intervals of the weekly hours are built this many days beyond the asked window (for zone shifts). */
 const MARGIN_DAYS = 2;
@@ -43,39 +42,48 @@ export interface SlotCheck {
 export function openSlots(store: Store, query: SlotQuery): SlotDates {
 	const window = queryWindow(query);
 	const duration = query.duration ?? query.meetingType.meetingInfo.duration;
+	const now = store.clock.now();
 	const perHost = query.hostIds.map((hostId) =>
-		freeStarts(store, { ...query, hostId, duration, window }).filter((start) => window.contains(start)),
+		freeStarts(store, { ...query, hostId, duration, window, now }).filter((start) => window.contains(start)),
 	);
 	const starts = query.calculationMethod === 'everyone' ? common(perHost) : union(perHost);
 	return groupByDate(starts, query.timezone);
 }
 
-/** The host (of hostIds) that is free at this start, or undefined. A host with a group appointment there that has a free spot comes first. */
-export function isSlotOpen(store: Store, check: SlotCheck): string | undefined {
+/** A host free at this start, with the group appointment there that has room (such a host comes first); undefined when none is free. */
+export function isSlotOpen(store: Store, check: SlotCheck): OpenSlot | undefined {
 	const start = DateTime.fromISO(check.start, { setZone: true });
 	if (!start.isValid) return undefined;
 	const window = Interval.fromDateTimes(start.minus({ days: 1 }), start.plus({ days: 1 }));
+	const now = store.clock.now();
 	const free = check.hostIds.filter((hostId) =>
-		freeStarts(store, { ...check, hostId, window }).some((candidate) => candidate.toMillis() === start.toMillis()),
+		freeStarts(store, { ...check, hostId, window, now }).some((candidate) => candidate.toMillis() === start.toMillis()),
 	);
-	return free.find((hostId) => joinableAppointment(store, check.meetingType, hostId, check.start)) ?? free[0];
+	const joining = free
+		.map((hostId) => ({ hostId, appointment: joinableAppointment(store, check.meetingType, hostId, start.toMillis()) }))
+		.find(({ appointment }) => appointment);
+	return joining ?? (free.length ? { hostId: free[0] } : undefined);
 }
 
-/** A non-cancelled appointment of this meeting type and host at exactly this start with a free spot. */
-export function joinableAppointment(store: Store, meetingType: MeetingType, hostId: string, start: string): Appointment | undefined {
-	const at = Date.parse(start);
+export interface OpenSlot {
+	hostId: string;
+	/** The host's group appointment at this start with a free spot, to join instead of creating one. */
+	appointment?: Appointment;
+}
+
+function joinableAppointment(store: Store, meetingType: MeetingType, hostId: string, startMs: number): Appointment | undefined {
 	return [...store.appointments.values()].find(
-		(appointment) =>
-			!appointment.isCancelled &&
-			appointment.meetingTypeId === meetingType.id &&
-			appointment.hostIds.includes(hostId) &&
-			Date.parse(appointment.start) === at &&
-			activeAttendees(appointment) < meetingType.spots,
+		(appointment) => !appointment.isCancelled && appointment.hostIds.includes(hostId) && isJoinable(appointment, meetingType, startMs),
 	);
+}
+
+/** An appointment of this meeting type at exactly this start with a free spot. */
+function isJoinable(appointment: Appointment, meetingType: MeetingType, startMs: number): boolean {
+	return appointment.meetingTypeId === meetingType.id && Date.parse(appointment.start) === startMs && activeAttendees(appointment) < meetingType.spots;
 }
 
 /** The availability whose hours count for a host: the meeting type's for its own host, else the host's default. */
-export function hostAvailability(store: Store, meetingType: MeetingType, hostId: string): Availability | undefined {
+function hostAvailability(store: Store, meetingType: MeetingType, hostId: string): Availability | undefined {
 	if (hostId === meetingType.userId) return store.availabilities.get(meetingType.availabilityId);
 	return store.userAvailabilities(hostId).find((availability) => availability.isDefault);
 }
@@ -85,6 +93,8 @@ interface HostQuery {
 	hostId: string;
 	duration: number;
 	window: Interval;
+	/** The clock, read once per query so every host has the same "now". */
+	now: number;
 	ignoreAppointmentId?: string;
 }
 
@@ -92,17 +102,16 @@ interface HostQuery {
 function freeStarts(store: Store, query: HostQuery): DateTime[] {
 	const availability = hostAvailability(store, query.meetingType, query.hostId);
 	if (!availability) return [];
-	const now = store.clock.now();
 	const busy = busyIntervals(store, query);
 	return openIntervals(store, availability, query.window)
 		.flatMap((interval) => gridStarts(interval, query.duration))
-		.filter((start) => start.toMillis() > now)
+		.filter((start) => start.toMillis() > query.now)
 		.filter((start) => !overlapsBusy(start, query, busy));
 }
 
 /** Weekly hours (in the availability's zone) ∪ extra-time exceptions − blocked exceptions. */
 function openIntervals(store: Store, availability: Availability, window: Interval): Interval[] {
-	const exceptions = [...store.availabilityExceptions.values()].filter((exception) => exception.availabilityId === availability.id);
+	const exceptions = store.exceptionsOf(availability.id);
 	const toInterval = (exception: { start: string; end: string }) => Interval.fromISO(`${exception.start}/${exception.end}`);
 	const extra = exceptions.filter((exception) => exception.available).map(toInterval);
 	const blocked = exceptions.filter((exception) => !exception.available).map(toInterval);
@@ -148,13 +157,9 @@ function overlapsBusy(start: DateTime, query: HostQuery, busy: Appointment[]): b
 	const { bufferBefore, bufferAfter } = query.meetingType.meetingInfo;
 	const from = start.toMillis() - bufferBefore * 60_000;
 	const to = start.toMillis() + (query.duration + bufferAfter) * 60_000;
-	return busy.some((appointment) => {
-		const joinable =
-			appointment.meetingTypeId === query.meetingType.id &&
-			Date.parse(appointment.start) === start.toMillis() &&
-			activeAttendees(appointment) < query.meetingType.spots;
-		return !joinable && Date.parse(appointment.start) < to && from < Date.parse(appointment.end);
-	});
+	return busy.some(
+		(appointment) => !isJoinable(appointment, query.meetingType, start.toMillis()) && Date.parse(appointment.start) < to && from < Date.parse(appointment.end),
+	);
 }
 
 function activeAttendees(appointment: Appointment): number {

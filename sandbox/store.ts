@@ -5,6 +5,11 @@ import { completeSchedule, defaultSchedule, Schedule } from './schedule';
 
 export const BOOKING_BASE_URL = 'https://book.sandbox.invalid';
 
+/** A user's booking page: `<base>/<user slug>`. */
+export function userPageUrl(user: User): string {
+	return `${BOOKING_BASE_URL}/${user.slug}`;
+}
+
 /** Field order of a meeting type's meetingInfo, and the values a new one gets when not given. */
 const MEETING_INFO_DEFAULTS = { name: '', description: '', duration: 30, channel: 'local', bufferBefore: 0, bufferAfter: 0, color: '#3b82f6' };
 
@@ -373,6 +378,13 @@ export class Store {
 		return [...this.availabilities.values()].filter((availability) => availability.userId === userId);
 	}
 
+	/** The exceptions of an availability, ordered by start. */
+	exceptionsOf(availabilityId: string): AvailabilityException[] {
+		return [...this.availabilityExceptions.values()]
+			.filter((exception) => exception.availabilityId === availabilityId)
+			.sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
+	}
+
 	/** Removes the user with everything that is theirs, their access tokens included. */
 	deleteUser(userId: string): void {
 		const owned = [this.pats, this.availabilities, this.availabilityExceptions, this.meetingTypes, this.calendarConnections, this.oneTimeLinks, this.personalPages];
@@ -411,14 +423,15 @@ export class Store {
 	}
 
 	createPat(userId: string, expiresInSeconds?: number, scopes?: string[]): Pat {
+		const now = this.clock.now();
 		const pat: Pat = {
 			id: randomUUID(),
 			token: `rgo-${randomBytes(16).toString('hex')}`,
 			userId,
 			scopes: scopes ?? null,
-			expiresAt: expiresInSeconds === undefined ? null : this.clock.iso(expiresInSeconds),
+			expiresAt: expiresInSeconds === undefined ? null : this.clock.iso(now + expiresInSeconds * 1000),
 			revoked: false,
-			createdAt: this.clock.iso(),
+			createdAt: this.clock.iso(now),
 		};
 		this.pats.set(pat.id, pat);
 		return pat;
@@ -426,14 +439,15 @@ export class Store {
 
 	createApiKey(companyId: string, name: string | null, lifetimeDays: number): ApiKey {
 		const id = randomUUID();
+		const now = this.clock.now();
 		const apiKey: ApiKey = {
 			id,
 			key: `ak_live:${id}:${randomBytes(16).toString('hex')}`,
 			name,
 			companyId,
 			status: 'active',
-			expiresAt: this.clock.iso(lifetimeDays * 86400),
-			createdAt: this.clock.iso(),
+			expiresAt: this.clock.iso(now + lifetimeDays * 86400 * 1000),
+			createdAt: this.clock.iso(now),
 		};
 		this.apiKeys.set(id, apiKey);
 		return apiKey;

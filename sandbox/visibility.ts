@@ -1,6 +1,6 @@
 import { Actor } from './auth';
 import { apiError } from './errors';
-import { MeetingType, Store } from './store';
+import { MeetingType, Store, User } from './store';
 
 /**
  * Who sees what: a member what is theirs, an admin also what belongs to anyone of their company.
@@ -28,4 +28,14 @@ export function assertMayList(actor: Actor, userId: string | undefined): void {
 
 export function visibleMeetingType(store: Store, actor: Actor, id: string): MeetingType {
 	return visible(store.meetingTypes.get(id), (meetingType) => canSee(actor, [meetingType.userId], meetingType.companyId), 'Meeting type');
+}
+
+/** A user of the caller's company: anyone in the company may name one; other users do not exist for them. */
+export function companyUser(store: Store, actor: Actor, id: string): User {
+	return visible(store.users.get(id), (user) => user.companyId === actor.company.id, 'User');
+}
+
+/** Any user of the company may book and read slots of its meeting types; other meeting types do not exist for them. */
+export function companyMeetingType(store: Store, actor: Actor, id: string): MeetingType {
+	return visible(store.meetingTypes.get(id), (meetingType) => meetingType.companyId === actor.company.id, 'Meeting type');
 }

@@ -29,8 +29,9 @@ export const appointments: Group = {
 	listAppointments: ({ actor, query, store }) => {
 		const filters = query as unknown as ListQuery;
 		const host = hostToList(actor, filters.userId);
+		const now = store.clock.now();
 		const found = [...store.appointments.values()]
-			.filter((appointment) => canSeeAppointment(actor, appointment) && (!host || hosts(host, appointment)) && matches(store, filters, appointment))
+			.filter((appointment) => canSeeAppointment(actor, appointment) && (!host || hosts(host, appointment)) && matches(filters, appointment, now))
 			.sort(byField(filters.sortBy, filters.sortDirection));
 		const from = filters.page * filters.pageSize;
 		return { appointments: found.slice(from, from + filters.pageSize), total: found.length };
@@ -112,18 +113,18 @@ function hostToList(actor: Actor, userId: string | undefined): string | undefine
 	return userId ?? (actor.user.isAdmin ? undefined : actor.user.id);
 }
 
-function matches(store: Store, filters: ListQuery, appointment: Appointment): boolean {
+function matches(filters: ListQuery, appointment: Appointment, now: number): boolean {
 	const { start, end, search, status, meetingTypeId } = filters;
 	if (start && Date.parse(appointment.end) <= Date.parse(start)) return false;
 	if (end && Date.parse(appointment.start) >= Date.parse(end)) return false;
 	if (meetingTypeId && appointment.meetingTypeId !== meetingTypeId) return false;
-	if (status && statusOf(store, appointment) !== status) return false;
+	if (status && statusOf(appointment, now) !== status) return false;
 	return !search || searchable(appointment).some((text) => text.toLowerCase().includes(search.toLowerCase()));
 }
 
-function statusOf(store: Store, appointment: Appointment): ListQuery['status'] {
+function statusOf(appointment: Appointment, now: number): ListQuery['status'] {
 	if (appointment.isCancelled) return 'cancelled';
-	return Date.parse(appointment.end) > store.clock.now() ? 'upcoming' : 'past';
+	return Date.parse(appointment.end) > now ? 'upcoming' : 'past';
 }
 
 function searchable(appointment: Appointment): string[] {

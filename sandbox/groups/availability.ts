@@ -1,7 +1,7 @@
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
-import { completeSchedule, Schedule, scheduleErrors } from '../schedule';
-import { Availability, AvailabilityException, Store } from '../store';
+import { assertValidSchedule, completeSchedule, Schedule } from '../schedule';
+import { Availability, Store } from '../store';
 import { canSeeOwnedBy, visible } from '../visibility';
 
 type AvailabilityInput = { name: string; timezone: string; schedule: Partial<Schedule> };
@@ -14,14 +14,14 @@ export const availability: Group = {
 
 	createAvailability: ({ actor, body, store }) => {
 		const input = body as AvailabilityInput;
-		assertValidSchedule(input.schedule);
+		assertValidSchedule(input.schedule, 'schedule');
 		return withExceptions(store, store.createAvailability(actor.user, input));
 	},
 
 	updateAvailability: (call) => {
 		const target = visibleAvailability(call, call.params.id);
 		const { schedule, ...changes } = call.body as Partial<AvailabilityInput>;
-		if (schedule) assertValidSchedule(schedule);
+		if (schedule) assertValidSchedule(schedule, 'schedule');
 		Object.assign(target, changes, schedule ? { schedule: completeSchedule(schedule) } : {});
 		return withExceptions(call.store, target);
 	},
@@ -32,7 +32,7 @@ export const availability: Group = {
 		if (target.isDefault) throw apiError(409, 'The default availability cannot be deleted');
 		const used = [...store.meetingTypes.values()].some((meetingType) => meetingType.availabilityId === target.id);
 		if (used) throw apiError(409, 'The availability is used by a meeting type');
-		for (const exception of exceptionsOf(store, target.id)) store.availabilityExceptions.delete(String(exception.id));
+		for (const exception of store.exceptionsOf(target.id)) store.availabilityExceptions.delete(String(exception.id));
 		store.availabilities.delete(target.id);
 		return { deleted: true };
 	},
@@ -43,18 +43,6 @@ export function visibleAvailability({ actor, store }: Call, id: string): Availab
 	return visible(store.availabilities.get(id), (availability) => canSeeOwnedBy(store, actor, availability.userId), 'Availability');
 }
 
-/** The exceptions of an availability, ordered by start. */
-export function exceptionsOf(store: Store, availabilityId: string): AvailabilityException[] {
-	return [...store.availabilityExceptions.values()]
-		.filter((exception) => exception.availabilityId === availabilityId)
-		.sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
-}
-
 function withExceptions(store: Store, item: Availability): Availability {
-	return { ...item, availabilityExceptions: exceptionsOf(store, item.id) };
-}
-
-function assertValidSchedule(schedule: Partial<Schedule>): void {
-	const errors = scheduleErrors(schedule, 'schedule');
-	if (errors.length) throw apiError(400, errors);
+	return { ...item, availabilityExceptions: store.exceptionsOf(item.id) };
 }

@@ -2,7 +2,7 @@ import { apiError } from '../errors';
 import { Call, Group } from '../handler';
 import { AvailabilityException } from '../store';
 import { canSeeOwnedBy, visible } from '../visibility';
-import { exceptionsOf, visibleAvailability } from './availability';
+import { visibleAvailability } from './availability';
 
 type ExceptionFields = Pick<AvailabilityException, 'available' | 'start' | 'end' | 'title' | 'note'>;
 type ExceptionInput = Partial<ExceptionFields> & { availabilityId: string };
@@ -13,7 +13,7 @@ export const availabilityExceptions: Group = {
 	listAvailabilityExceptions: (call) => {
 		const { availabilityId, from, to } = call.query as ExceptionQuery;
 		const target = visibleAvailability(call, availabilityId);
-		return exceptionsOf(call.store, target.id).filter(
+		return call.store.exceptionsOf(target.id).filter(
 			(exception) => (!from || Date.parse(exception.end) > Date.parse(from)) && (!to || Date.parse(exception.start) < Date.parse(to)),
 		);
 	},

@@ -2,9 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { contactForAttendee } from '../contacts';
 import { apiError } from '../errors';
 import { Group } from '../handler';
-import { isSlotOpen, joinableAppointment } from '../slots';
+import { isSlotOpen } from '../slots';
 import { Appointment, Attendee, MeetingType, ProvisionalBooking, Store } from '../store';
-import { bookingHosts, companyMeetingType } from './bookingAvailability';
+import { companyMeetingType } from '../visibility';
+import { bookingHosts } from './bookingAvailability';
 
 interface BookingInput {
 	meetingTypeId: string;
@@ -31,38 +32,49 @@ interface AttendeeInput {
 	dataPolicyAccepted?: boolean;
 }
 
-/** What one booking settled: the meeting type, the free host and the time. */
+/** What one booking settled: the meeting type, the free host, the time, and when it was booked. */
 interface Booked {
 	input: BookingInput;
 	meetingType: MeetingType;
 	hostId: string;
 	start: string;
 	end: string;
+	/** Minutes. */
+	duration: number;
+	bookedAt: string;
 }
 
 /** Booking V4. */
 export const booking: Group = {
 	createBooking: ({ actor, body, store }) => {
 		const input = body as unknown as BookingInput;
-		const meetingType = companyMeetingType(store, actor.company.id, input.meetingTypeId);
+		const meetingType = companyMeetingType(store, actor, input.meetingTypeId);
 		const hostIds = bookingHosts(store, meetingType, input.hostIds, input.queueId);
 		if (!meetingType.enabled) throw apiError(409, 'The meeting type is disabled');
 		const duration = input.duration ?? meetingType.meetingInfo.duration;
-		const hostId = isSlotOpen(store, { meetingType, hostIds, start: input.start, duration });
-		if (!hostId) throw apiError(409, 'The requested time slot is not available');
+		const slot = isSlotOpen(store, { meetingType, hostIds, start: input.start, duration });
+		if (!slot) throw apiError(409, 'The requested time slot is not available');
 		const startMs = Date.parse(input.start);
-		const booked = { input, meetingType, hostId, start: new Date(startMs).toISOString(), end: new Date(startMs + duration * 60_000).toISOString() };
+		const booked: Booked = {
+			input,
+			meetingType,
+			hostId: slot.hostId,
+			start: new Date(startMs).toISOString(),
+			end: new Date(startMs + duration * 60_000).toISOString(),
+			duration,
+			bookedAt: store.clock.iso(),
+		};
 		if (store.approvals.has(meetingType.id)) return provisionalBooking(store, booked);
-		const appointment = joinableAppointment(store, meetingType, hostId, booked.start) ?? newAppointment(store, booked);
+		const appointment = slot.appointment ?? newAppointment(store, booked);
 		appointment.attendees.push(newAttendee(store, booked, appointment));
-		appointment.updatedAt = store.clock.iso();
+		appointment.updatedAt = booked.bookedAt;
 		markHandoffsBooked(store, meetingType.companyId, input.attendee.email);
 		return { appointmentId: appointment.id, secret: appointment.secret };
 	},
 };
 
 /** Approval needed: a provisional booking, no appointment; the slot stays open. */
-function provisionalBooking(store: Store, { input, meetingType, hostId, start, end }: Booked) {
+function provisionalBooking(store: Store, { input, meetingType, hostId, start, end, bookedAt }: Booked) {
 	const provisional: ProvisionalBooking = {
 		id: randomUUID(),
 		bookingType: store.approvals.get(meetingType.id)!,
@@ -74,15 +86,13 @@ function provisionalBooking(store: Store, { input, meetingType, hostId, start, e
 		end,
 		hostIds: [hostId],
 		attendee: { ...input.attendee },
-		createdAt: store.clock.iso(),
+		createdAt: bookedAt,
 	};
 	store.provisionalBookings.set(provisional.id, provisional);
 	return { bookingType: provisional.bookingType, provisionalBookingId: provisional.id };
 }
 
-function newAppointment(store: Store, { input, meetingType, hostId, start, end }: Booked): Appointment {
-	const now = store.clock.iso();
-	const duration = (Date.parse(end) - Date.parse(start)) / 60_000;
+function newAppointment(store: Store, { input, meetingType, hostId, start, end, duration, bookedAt }: Booked): Appointment {
 	const appointment: Appointment = {
 		id: randomUUID(),
 		secret: randomBytes(16).toString('hex'),
@@ -102,8 +112,8 @@ function newAppointment(store: Store, { input, meetingType, hostId, start, end }
 		notes: null,
 		transcription: null,
 		summary: null,
-		createdAt: now,
-		updatedAt: now,
+		createdAt: bookedAt,
+		updatedAt: bookedAt,
 	};
 	store.appointments.set(appointment.id, appointment);
 	return appointment;

@@ -2,11 +2,12 @@ import { apiError } from '../errors';
 import { Call, Group } from '../handler';
 import { CalculationMethod, openSlots } from '../slots';
 import { MeetingType, Store } from '../store';
+import { companyMeetingType } from '../visibility';
 
 /** Booking Availability V4: open slots. */
 export const bookingAvailability: Group = {
 	getBookingAvailability: ({ actor, query, store }) => {
-		const meetingType = companyMeetingType(store, actor.company.id, query.meetingTypeId);
+		const meetingType = companyMeetingType(store, actor, String(query.meetingTypeId));
 		const hostIds = bookingHosts(store, meetingType, query.hostIds, query.queueId);
 		return openSlots(store, {
 			meetingType,
@@ -19,13 +20,6 @@ export const bookingAvailability: Group = {
 		});
 	},
 };
-
-/** Any user of the company may book and read slots of its meeting types; other meeting types do not exist for them. */
-export function companyMeetingType(store: Store, companyId: string, id: unknown): MeetingType {
-	const meetingType = store.meetingTypes.get(String(id));
-	if (meetingType?.companyId !== companyId) throw apiError(404, 'Meeting type not found');
-	return meetingType;
-}
 
 /** The hosts asked for: users of the meeting type's company. Queues are not there yet: a queue id is never found. */
 export function bookingHosts(store: Store, meetingType: MeetingType, hostIds: Call['query'][string], queueId: unknown): string[] {

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
-import { BOOKING_BASE_URL, MeetingType, OneTimeLink, Store } from '../store';
+import { BOOKING_BASE_URL, MeetingType, OneTimeLink, Store, userPageUrl } from '../store';
 import { canSeeOwnedBy, visible, visibleMeetingType } from '../visibility';
 
 /** The prefill fields of a booking page address, in the order they appear in it. */
@@ -12,7 +12,8 @@ export const bookingLinks: Group = {
 	createOneTimeBookingLink: ({ actor, params, body, store }) => {
 		const meetingType = visibleMeetingType(store, actor, params.meetingTypeId);
 		const expiresAt = body.expiresAt as string | undefined;
-		if (expiresAt !== undefined && Date.parse(expiresAt) <= store.clock.now()) throw apiError(400, 'expiresAt must be in the future');
+		const now = store.clock.now();
+		if (expiresAt !== undefined && Date.parse(expiresAt) <= now) throw apiError(400, 'expiresAt must be in the future');
 		const link: OneTimeLink = {
 			id: randomUUID(),
 			userId: actor.user.id,
@@ -20,7 +21,7 @@ export const bookingLinks: Group = {
 			meetingTypeId: meetingType.id,
 			used: false,
 			expiresAt: expiresAt === undefined ? null : new Date(expiresAt).toISOString(),
-			createdAt: store.clock.iso(),
+			createdAt: store.clock.iso(now),
 		};
 		store.oneTimeLinks.set(link.id, link);
 		return linkJson(link);
@@ -48,7 +49,7 @@ export function bookingPageUrl(store: Store, meetingType: MeetingType, prefill: 
 	const query = PREFILL_KEYS.filter((key) => typeof prefill[key] === 'string' && prefill[key] !== '')
 		.map((key) => `${key}=${encodeURIComponent(prefill[key] as string)}`)
 		.join('&');
-	const address = `${BOOKING_BASE_URL}/${host.slug}/${meetingType.slug}`;
+	const address = `${userPageUrl(host)}/${meetingType.slug}`;
 	return query ? `${address}?${query}` : address;
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
 import { CalendarConnection } from '../store';
-import { assertMayList, canSeeOwnedBy, visible } from '../visibility';
+import { assertMayList, canSeeOwnedBy, companyUser, visible } from '../visibility';
 
 type ConnectionChanges = Partial<Pick<CalendarConnection, 'primaryCalendar' | 'selectedCalendars'>>;
 
@@ -36,7 +36,7 @@ export const calendarConnections: Group = {
 	listCalendarConnections: ({ actor, query, store }) => {
 		const userId = (query.userId as string | undefined)?.toLowerCase() ?? actor.user.id;
 		assertMayList(actor, userId);
-		if (store.users.get(userId)?.companyId !== actor.company.id) throw apiError(404, 'User not found');
+		companyUser(store, actor, userId);
 		const connections = [...store.calendarConnections.values()].filter((connection) => connection.userId === userId);
 		return { connections, total: connections.length };
 	},

@@ -31,8 +31,8 @@ export const handoff: Group = {
 			note: input.note ?? null,
 			meetingTypeId: meetingType.id,
 			queueId: null,
-			expiresAt: new Date(now + LIFETIME_SECONDS * 1000).toISOString(),
-			createdAt: new Date(now).toISOString(),
+			expiresAt: store.clock.iso(now + LIFETIME_SECONDS * 1000),
+			createdAt: store.clock.iso(now),
 		};
 		store.handoffs.set(created.id, created);
 		const { id, url, assignedUserId, status, createdAt } = created;

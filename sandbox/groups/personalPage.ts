@@ -1,6 +1,6 @@
 import { apiError } from '../errors';
 import { Group } from '../handler';
-import { BOOKING_BASE_URL, PersonalPage, Store, User } from '../store';
+import { PersonalPage, Store, User, userPageUrl } from '../store';
 
 type PageChanges = Partial<Omit<PersonalPage, 'userId' | 'url' | 'updatedAt'>>;
 
@@ -24,7 +24,7 @@ function pageOf(store: Store, user: User): PersonalPage {
 	if (existing) return existing;
 	const page: PersonalPage = {
 		userId: user.id,
-		url: `${BOOKING_BASE_URL}/${user.slug}`,
+		url: userPageUrl(user),
 		description: '',
 		primaryColor: '#1a73e8',
 		secondaryColor: '#ffffff',

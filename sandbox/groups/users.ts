@@ -1,20 +1,20 @@
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
-import { scheduleErrors } from '../schedule';
-import { BOOKING_BASE_URL, NewUser, User } from '../store';
+import { assertValidSchedule } from '../schedule';
+import { NewUser, User, userPageUrl } from '../store';
+import { companyUser } from '../visibility';
 
 /** User V4. */
 export const users: Group = {
 	createUser: ({ actor, body, store }) => {
 		const input = body as unknown as NewUser;
-		const errors = scheduleErrors(input.availability?.schedule ?? {}, 'availability.schedule');
-		if (errors.length) throw apiError(400, errors);
+		assertValidSchedule(input.availability?.schedule ?? {}, 'availability.schedule');
 		const { user, availability, meetingType } = store.createUser(actor.company, input);
 		return {
 			userId: user.id,
 			availabilityId: availability.id,
 			meetingTypeId: meetingType.id,
-			bookingUrl: `${BOOKING_BASE_URL}/${user.slug}`,
+			bookingUrl: userPageUrl(user),
 			companyId: user.companyId,
 		};
 	},
@@ -28,17 +28,17 @@ export const users: Group = {
 		return { users: page, total: matching.length, count: page.length, offset };
 	},
 
-	getUser: companyUser,
+	getUser: pathUser,
 
 	updateUser: (call) => {
-		const user = companyUser(call);
+		const user = pathUser(call);
 		Object.assign(user, call.body, { updatedAt: call.store.clock.iso() });
 		user.fullName = `${user.givenName} ${user.familyName}`;
 		return user;
 	},
 
 	deleteUser: (call) => {
-		const user = companyUser(call);
+		const user = pathUser(call);
 		if (user.id === call.actor.company.ownerId) throw apiError(409, 'The company owner cannot be deleted');
 		call.store.deleteUser(user.id);
 		return { deleted: true };
@@ -46,8 +46,6 @@ export const users: Group = {
 };
 
 /** The user named by the path, if they belong to the acting user's company. */
-function companyUser({ actor, params, store }: Call): User {
-	const user = store.users.get(params.id);
-	if (user?.companyId !== actor.company.id) throw apiError(404, 'User not found');
-	return user;
+function pathUser({ actor, params, store }: Call): User {
+	return companyUser(store, actor, params.id);
 }
