@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { InputProblem } from './inputChecks';
-import type { Converter } from './types';
+import type { Converter, InputReader } from './types';
 
 /**
  * Dates as the API wants them: ISO 8601 with an offset. A date and time entered without an offset
@@ -47,7 +47,7 @@ function localToOffset(value: string, zone: string): string {
 	return `${y}-${mo}-${d}T${h}:${mi}:${s}${formatOffset(offset)}`;
 }
 
-function zoneOf(zoneParam: string | undefined, input: Parameters<Converter>[1]): string {
+function zoneOf(zoneParam: string | undefined, input: InputReader): string {
 	const named = zoneParam ? String(input.read(zoneParam) ?? '') : '';
 	return named || input.timezone;
 }
