@@ -1,13 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { byId, useWorld, wire } from './harness/world';
+import { attendeesOf, byId, useWorld, wire } from './harness/world';
 
 const world = useWorld();
 
 const owner = () => world().seed.users.owner;
 const ownerPat = () => world().seed.credentials.ownerPat;
-const patHeaders = (extra: IDataObject = {}) => ({ authorization: `Bearer ${ownerPat()}`, ...extra });
-const jsonHeaders = () => patHeaders({ 'content-type': 'application/json' });
 
 /** The owner's seeded meeting types: "30 Minute Meeting" (default) and "Product Demo" (60 minutes, 15 after). */
 const meetingTypes: Record<string, string> = {};
@@ -16,24 +14,12 @@ beforeAll(async () => {
 	// Sunday 1 March 2026, 13:00 in Berlin: the week ahead is bookable Mon–Fri 09:00–17:00 (UTC+1).
 	await world().control('POST', '/__sandbox/clock/set', { now: '2026-03-01T12:00:00Z' });
 	await world().control('POST', '/__sandbox/rate-limit', { perMinute: 10000, burst: 10000 });
-	const listed = await world().api('GET', '/v4/meeting-type', ownerPat());
-	for (const type of listed.body) meetingTypes[(type.meetingInfo as IDataObject).name as string] = type.id as string;
+	for (const type of await world().meetingTypes()) meetingTypes[(type.meetingInfo as IDataObject).name as string] = type.id;
 });
-
-async function createMeetingType(name: string, duration: number, spots = 1): Promise<string> {
-	const created = await world().api('POST', '/v4/meeting-type', ownerPat(), { body: { meetingInfo: { name, description: '', duration }, spots } });
-	expect(created.status).toBe(201);
-	return created.body.id as string;
-}
-
-const book = (meetingTypeId: string, start: string, firstname = 'Grace', lastname = 'Hopper') =>
-	world().bookAppointment(meetingTypeId, start, firstname, lastname);
-
-const attendeesOf = (appointment: IDataObject) => appointment.attendees as IDataObject[];
 
 describe('Appointment', () => {
 	test('Get reads one appointment with its attendees; a member cannot see the owner\'s (404)', async () => {
-		const appointment = await book(meetingTypes['30 Minute Meeting'], '2026-03-02T09:00:00+01:00');
+		const appointment = await world().bookAppointment(meetingTypes['30 Minute Meeting'], '2026-03-02T09:00:00+01:00');
 		const { items } = await world().runNode({ resource: 'appointment', operation: 'get', appointmentId: byId(appointment.id as string) }, world().pat());
 		expect(items).toEqual([appointment]);
 		expect(appointment).toMatchObject({ start: '2026-03-02T08:00:00.000Z', end: '2026-03-02T08:30:00.000Z', isCancelled: false, userId: owner().id });
@@ -44,7 +30,7 @@ describe('Appointment', () => {
 		expect(member.error?.httpCode).toBe('404');
 		expect(member.error?.description).toContain('Appointment not found');
 		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'GET', path: `/v4/appointment/${appointment.id as string}`, query: '', headers: patHeaders(), body: null },
+			{ method: 'GET', path: `/v4/appointment/${appointment.id as string}`, query: '', headers: world().patHeaders(), body: null },
 			{
 				method: 'GET',
 				path: `/v4/appointment/${appointment.id as string}`,
@@ -56,7 +42,7 @@ describe('Appointment', () => {
 	});
 
 	test('Get Many pages with page and pageSize: Limit 120 reads two pages of 100 and cuts, Return All stops at the short page', async () => {
-		const paging = await createMeetingType('Paging', 5);
+		const paging = await world().createMeetingType('Paging', { duration: 5 });
 		const ids: string[] = [];
 		for (let i = 0; i < 130; i++) {
 			const day = i < 96 ? Date.UTC(2026, 2, 3, 8) : Date.UTC(2026, 2, 4, 8);
@@ -72,14 +58,14 @@ describe('Appointment', () => {
 		expect(limited.items.map((item) => item.id)).toEqual(ids.slice(0, 120));
 		const all = await world().runNode({ resource: 'appointment', operation: 'getAll', returnAll: true, filters }, world().pat());
 		expect(all.items.map((item) => item.id)).toEqual(ids);
-		const page = (n: number) => ({ method: 'GET', path: '/v4/appointment/paginated', query: `meetingTypeId=${paging}&page=${n}&pageSize=100`, headers: patHeaders(), body: null });
+		const page = (n: number) => ({ method: 'GET', path: '/v4/appointment/paginated', query: `meetingTypeId=${paging}&page=${n}&pageSize=100`, headers: world().patHeaders(), body: null });
 		expect((await world().requests()).map(wire)).toEqual([page(0), page(1), page(0), page(1)]);
 	});
 
 	test('Get Many sends every filter; dates without an offset are read in the workflow\'s time zone', async () => {
-		const grace = await book(meetingTypes['30 Minute Meeting'], '2026-03-02T10:00:00+01:00', 'Grace', 'Brewster');
-		await book(meetingTypes['30 Minute Meeting'], '2026-03-02T10:30:00+01:00', 'Alan', 'Turing');
-		await book(meetingTypes['Product Demo'], '2026-03-02T14:00:00+01:00', 'Grace', 'Kelly');
+		const grace = await world().bookAppointment(meetingTypes['30 Minute Meeting'], '2026-03-02T10:00:00+01:00', 'Grace', 'Brewster');
+		await world().bookAppointment(meetingTypes['30 Minute Meeting'], '2026-03-02T10:30:00+01:00', 'Alan', 'Turing');
+		await world().bookAppointment(meetingTypes['Product Demo'], '2026-03-02T14:00:00+01:00', 'Grace', 'Kelly');
 		const { items, error } = await world().runNode(
 			{
 				resource: 'appointment',
@@ -115,7 +101,7 @@ describe('Appointment', () => {
 			page: '0',
 			pageSize: '10',
 		});
-		expect(wire(request)).toMatchObject({ method: 'GET', path: '/v4/appointment/paginated', headers: patHeaders(), body: null });
+		expect(wire(request)).toMatchObject({ method: 'GET', path: '/v4/appointment/paginated', headers: world().patHeaders(), body: null });
 	});
 
 	test('Get Many refuses an End before the Start without sending anything', async () => {
@@ -145,7 +131,7 @@ describe('Appointment', () => {
 	});
 
 	test('Cancel cancels the whole appointment with a reason; a second cancel and a reschedule answer 409', async () => {
-		const appointment = await book(meetingTypes['30 Minute Meeting'], '2026-03-05T10:00:00+01:00');
+		const appointment = await world().bookAppointment(meetingTypes['30 Minute Meeting'], '2026-03-05T10:00:00+01:00');
 		const id = appointment.id as string;
 		const { items } = await world().runNode(
 			{ resource: 'appointment', operation: 'cancel', appointmentId: byId(id), cancelFor: 'all', additionalFields: { reason: 'Customer asked' } },
@@ -173,16 +159,16 @@ describe('Appointment', () => {
 				method: 'POST',
 				path: `/v4/appointment/${id}/cancel`,
 				query: '',
-				headers: { authorization: `Bearer ${world().seed.credentials.apiKey}`, 'x-service-api-user-id': owner().id, 'content-type': 'application/json' },
+				headers: world().keyHeaders(owner().id, true),
 				body: { cancelAll: true, reason: 'Customer asked' },
 			},
-			{ method: 'POST', path: `/v4/appointment/${id}/cancel`, query: '', headers: jsonHeaders(), body: { cancelAll: true } },
-			{ method: 'POST', path: `/v4/appointment/${id}/reschedule`, query: '', headers: jsonHeaders(), body: { start: '2026-03-05T15:00:00+01:00', ignoreAvailability: false } },
+			{ method: 'POST', path: `/v4/appointment/${id}/cancel`, query: '', headers: world().patHeaders(ownerPat(), true), body: { cancelAll: true } },
+			{ method: 'POST', path: `/v4/appointment/${id}/reschedule`, query: '', headers: world().patHeaders(ownerPat(), true), body: { start: '2026-03-05T15:00:00+01:00', ignoreAvailability: false } },
 		]);
 	});
 
 	test('Cancel with a reason over 500 characters surfaces the API\'s words; One Attendee with an ID that resolves to nothing is refused before sending', async () => {
-		const appointment = await book(meetingTypes['30 Minute Meeting'], '2026-03-05T11:00:00+01:00');
+		const appointment = await world().bookAppointment(meetingTypes['30 Minute Meeting'], '2026-03-05T11:00:00+01:00');
 		const long = await world().runNode(
 			{ resource: 'appointment', operation: 'cancel', appointmentId: byId(appointment.id as string), cancelFor: 'all', additionalFields: { reason: 'x'.repeat(501) } },
 			world().pat(),
@@ -200,9 +186,9 @@ describe('Appointment', () => {
 	});
 
 	test('Cancel in a group appointment: one attendee, then the rest; the API refuses a cancel naming nobody (400)', async () => {
-		const workshop = await createMeetingType('Workshop', 60, 3);
-		const first = await book(workshop, '2026-03-09T10:00:00+01:00', 'Ada', 'Lovelace');
-		const joined = await book(workshop, '2026-03-09T10:00:00+01:00', 'Alan', 'Kay');
+		const workshop = await world().createMeetingType('Workshop', { duration: 60, spots: 3 });
+		const first = await world().bookAppointment(workshop, '2026-03-09T10:00:00+01:00', 'Ada', 'Lovelace');
+		const joined = await world().bookAppointment(workshop, '2026-03-09T10:00:00+01:00', 'Alan', 'Kay');
 		expect(joined.id).toBe(first.id);
 		const id = first.id as string;
 		const [ada, alan] = attendeesOf(joined);
@@ -230,14 +216,14 @@ describe('Appointment', () => {
 			}),
 		]);
 		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'POST', path: `/v4/appointment/${id}/cancel`, query: '', headers: jsonHeaders(), body: { attendeeId: ada.id } },
-			{ method: 'POST', path: `/v4/appointment/${id}/cancel`, query: '', headers: jsonHeaders(), body: { cancelAll: true, reason: 'Workshop moved online' } },
+			{ method: 'POST', path: `/v4/appointment/${id}/cancel`, query: '', headers: world().patHeaders(ownerPat(), true), body: { attendeeId: ada.id } },
+			{ method: 'POST', path: `/v4/appointment/${id}/cancel`, query: '', headers: world().patHeaders(ownerPat(), true), body: { cancelAll: true, reason: 'Workshop moved online' } },
 		]);
 	});
 
 	test('Reschedule to a taken time answers 409; with Ignore Availability it moves and keeps the length', async () => {
-		const moving = await book(meetingTypes['30 Minute Meeting'], '2026-03-06T10:00:00+01:00', 'Moving', 'Person');
-		await book(meetingTypes['30 Minute Meeting'], '2026-03-06T11:00:00+01:00', 'Blocking', 'Person');
+		const moving = await world().bookAppointment(meetingTypes['30 Minute Meeting'], '2026-03-06T10:00:00+01:00', 'Moving', 'Person');
+		await world().bookAppointment(meetingTypes['30 Minute Meeting'], '2026-03-06T11:00:00+01:00', 'Blocking', 'Person');
 		const id = moving.id as string;
 		const taken = await world().runNode(
 			{ resource: 'appointment', operation: 'reschedule', appointmentId: byId(id), newStart: '2026-03-06T11:00:00+01:00' },
@@ -261,14 +247,14 @@ describe('Appointment', () => {
 		]);
 		const requests = await world().requests();
 		expect(requests.map(wire)).toEqual([
-			{ method: 'POST', path: `/v4/appointment/${id}/reschedule`, query: '', headers: jsonHeaders(), body: { start: '2026-03-06T11:00:00+01:00', ignoreAvailability: false } },
-			{ method: 'POST', path: `/v4/appointment/${id}/reschedule`, query: '', headers: jsonHeaders(), body: { start: '2026-03-06T11:00:00+01:00', ignoreAvailability: true } },
+			{ method: 'POST', path: `/v4/appointment/${id}/reschedule`, query: '', headers: world().patHeaders(ownerPat(), true), body: { start: '2026-03-06T11:00:00+01:00', ignoreAvailability: false } },
+			{ method: 'POST', path: `/v4/appointment/${id}/reschedule`, query: '', headers: world().patHeaders(ownerPat(), true), body: { start: '2026-03-06T11:00:00+01:00', ignoreAvailability: true } },
 		]);
 		expect(requests.map((r) => r.status)).toEqual([409, 200]);
 	});
 
 	test('Reschedule to a free time keeps a 60-minute length; a start without offset is read in the workflow\'s zone', async () => {
-		const demo = await book(meetingTypes['Product Demo'], '2026-03-06T14:00:00+01:00');
+		const demo = await world().bookAppointment(meetingTypes['Product Demo'], '2026-03-06T14:00:00+01:00');
 		expect(demo).toMatchObject({ start: '2026-03-06T13:00:00.000Z', end: '2026-03-06T14:00:00.000Z' });
 		const { items } = await world().runNode(
 			{ resource: 'appointment', operation: 'reschedule', appointmentId: byId(demo.id as string), newStart: '2026-03-06T16:00:00' },
@@ -280,20 +266,20 @@ describe('Appointment', () => {
 	});
 
 	test('Update Notes replaces the notes and sends an empty note to clear them', async () => {
-		const appointment = await book(meetingTypes['30 Minute Meeting'], '2026-03-02T13:00:00+01:00');
+		const appointment = await world().bookAppointment(meetingTypes['30 Minute Meeting'], '2026-03-02T13:00:00+01:00');
 		const id = appointment.id as string;
 		const set = await world().runNode({ resource: 'appointment', operation: 'updateNotes', appointmentId: byId(id), note: 'Bring the contract' }, world().pat());
 		expect(set.items).toEqual([{ ...appointment, notes: 'Bring the contract', updatedAt: expect.any(String) }]);
 		const cleared = await world().runNode({ resource: 'appointment', operation: 'updateNotes', appointmentId: byId(id), note: '' }, world().pat());
 		expect(cleared.items).toEqual([expect.objectContaining({ id, notes: '' })]);
 		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'PATCH', path: `/v4/appointment/${id}/notes`, query: '', headers: jsonHeaders(), body: { note: 'Bring the contract' } },
-			{ method: 'PATCH', path: `/v4/appointment/${id}/notes`, query: '', headers: jsonHeaders(), body: { note: '' } },
+			{ method: 'PATCH', path: `/v4/appointment/${id}/notes`, query: '', headers: world().patHeaders(ownerPat(), true), body: { note: 'Bring the contract' } },
+			{ method: 'PATCH', path: `/v4/appointment/${id}/notes`, query: '', headers: world().patHeaders(ownerPat(), true), body: { note: '' } },
 		]);
 	});
 
 	test('Update Transcription sets both texts, then clears only the summary with null', async () => {
-		const appointment = await book(meetingTypes['30 Minute Meeting'], '2026-03-02T13:30:00+01:00');
+		const appointment = await world().bookAppointment(meetingTypes['30 Minute Meeting'], '2026-03-02T13:30:00+01:00');
 		const id = appointment.id as string;
 		const set = await world().runNode(
 			{ resource: 'appointment', operation: 'updateTranscription', appointmentId: byId(id), updateFields: { transcription: '# Call\nHello', summary: '- agreed' } },
@@ -306,14 +292,14 @@ describe('Appointment', () => {
 		);
 		expect(cleared.items).toEqual([expect.objectContaining({ id, transcription: '# Call\nHello', summary: null })]);
 		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'PATCH', path: `/v4/appointment/${id}/transcription`, query: '', headers: jsonHeaders(), body: { transcription: '# Call\nHello', summary: '- agreed' } },
-			{ method: 'PATCH', path: `/v4/appointment/${id}/transcription`, query: '', headers: jsonHeaders(), body: { summary: null } },
+			{ method: 'PATCH', path: `/v4/appointment/${id}/transcription`, query: '', headers: world().patHeaders(ownerPat(), true), body: { transcription: '# Call\nHello', summary: '- agreed' } },
+			{ method: 'PATCH', path: `/v4/appointment/${id}/transcription`, query: '', headers: world().patHeaders(ownerPat(), true), body: { summary: null } },
 		]);
 	});
 
 	test('the appointment list for the resource locator searches attendees through the API, newest first', async () => {
-		const first = await book(meetingTypes['30 Minute Meeting'], '2026-03-10T09:00:00+01:00', 'Hedy', 'Lamarr');
-		const second = await book(meetingTypes['30 Minute Meeting'], '2026-03-11T09:00:00+01:00', 'Hedy', 'Lamarr');
+		const first = await world().bookAppointment(meetingTypes['30 Minute Meeting'], '2026-03-10T09:00:00+01:00', 'Hedy', 'Lamarr');
+		const second = await world().bookAppointment(meetingTypes['30 Minute Meeting'], '2026-03-11T09:00:00+01:00', 'Hedy', 'Lamarr');
 		const { result } = await world().listSearch('searchAppointments', { resource: 'appointment', operation: 'get' }, world().pat(), 'lamarr');
 		expect(result?.results).toEqual([
 			{ name: '2026-03-11T08:00:00.000Z · 30 Minute Meeting with Hedy Lamarr', value: second.id },

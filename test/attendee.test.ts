@@ -1,30 +1,21 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { byId, useWorld, wire } from './harness/world';
+import { attendeesOf, byId, useWorld, wire } from './harness/world';
 
 const world = useWorld();
 
 const owner = () => world().seed.users.owner;
 const ownerPat = () => world().seed.credentials.ownerPat;
-const jsonHeaders = () => ({ authorization: `Bearer ${ownerPat()}`, 'content-type': 'application/json' });
 
 let defaultType = '';
 
 beforeAll(async () => {
 	// Sunday 1 March 2026, 13:00 in Berlin: the owner is bookable Mon–Fri 09:00–17:00 (UTC+1).
 	await world().control('POST', '/__sandbox/clock/set', { now: '2026-03-01T12:00:00Z' });
-	const listed = await world().api('GET', '/v4/meeting-type', ownerPat());
-	defaultType = listed.body.find((type) => (type.meetingInfo as IDataObject).name === '30 Minute Meeting')!.id as string;
+	defaultType = (await world().meetingType('30 Minute Meeting')).id;
 });
-
-const book = (meetingTypeId: string, start: string, firstname: string, lastname: string) =>
-	world().bookAppointment(meetingTypeId, start, firstname, lastname);
-
-const attendeesOf = (appointment: IDataObject) => appointment.attendees as IDataObject[];
 
 describe('Attendee', () => {
 	test('Get reads one attendee with its appointment ID; a member cannot see it (404)', async () => {
-		const appointment = await book(defaultType, '2026-03-02T09:00:00+01:00', 'Grace', 'Hopper');
+		const appointment = await world().bookAppointment(defaultType, '2026-03-02T09:00:00+01:00', 'Grace', 'Hopper');
 		const [attendee] = attendeesOf(appointment);
 		const { items } = await world().runNode({ resource: 'attendee', operation: 'get', attendeeId: attendee.id }, world().pat());
 		expect(items).toEqual([attendee]);
@@ -39,7 +30,7 @@ describe('Attendee', () => {
 	});
 
 	test('Add Guest invites one email with the attendee; the same guest again answers 409', async () => {
-		const appointment = await book(defaultType, '2026-03-02T10:00:00+01:00', 'Alan', 'Turing');
+		const appointment = await world().bookAppointment(defaultType, '2026-03-02T10:00:00+01:00', 'Alan', 'Turing');
 		const id = appointment.id as string;
 		const [attendee] = attendeesOf(appointment);
 		const parameters = { resource: 'attendee', operation: 'addGuest', appointmentId: byId(id), attendeeId: attendee.id, guestEmail: 'joan.clarke@example.com' };
@@ -49,8 +40,8 @@ describe('Attendee', () => {
 		expect(again.error?.httpCode).toBe('409');
 		expect(again.error?.description).toBe('This guest is already invited Reload the resource, check its current state and adjust the request.');
 		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'PATCH', path: `/v4/appointment/${id}/guest`, query: '', headers: jsonHeaders(), body: { attendeeId: attendee.id, email: 'joan.clarke@example.com' } },
-			{ method: 'PATCH', path: `/v4/appointment/${id}/guest`, query: '', headers: jsonHeaders(), body: { attendeeId: attendee.id, email: 'Joan.Clarke@example.com' } },
+			{ method: 'PATCH', path: `/v4/appointment/${id}/guest`, query: '', headers: world().patHeaders(ownerPat(), true), body: { attendeeId: attendee.id, email: 'joan.clarke@example.com' } },
+			{ method: 'PATCH', path: `/v4/appointment/${id}/guest`, query: '', headers: world().patHeaders(ownerPat(), true), body: { attendeeId: attendee.id, email: 'Joan.Clarke@example.com' } },
 		]);
 	});
 
@@ -70,9 +61,9 @@ describe('Attendee', () => {
 	});
 
 	test('Remove cancels one attendee of a group appointment, then the last one cancels the appointment', async () => {
-		const created = await world().api('POST', '/v4/meeting-type', ownerPat(), { body: { meetingInfo: { name: 'Group Tour', description: '', duration: 60 }, spots: 3 } });
-		await book(created.body.id as string, '2026-03-03T10:00:00+01:00', 'Ada', 'Lovelace');
-		const appointment = await book(created.body.id as string, '2026-03-03T10:00:00+01:00', 'Alan', 'Kay');
+		const tour = await world().createMeetingType('Group Tour', { duration: 60, spots: 3 });
+		await world().bookAppointment(tour, '2026-03-03T10:00:00+01:00', 'Ada', 'Lovelace');
+		const appointment = await world().bookAppointment(tour, '2026-03-03T10:00:00+01:00', 'Alan', 'Kay');
 		const id = appointment.id as string;
 		const [ada, alan] = attendeesOf(appointment);
 		const remove = (attendeeId: unknown, reason: string) =>
@@ -89,13 +80,13 @@ describe('Attendee', () => {
 			}),
 		]);
 		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'POST', path: `/v4/appointment/${id}/cancel`, query: '', headers: jsonHeaders(), body: { attendeeId: ada.id, reason: 'Ill' } },
-			{ method: 'POST', path: `/v4/appointment/${id}/cancel`, query: '', headers: jsonHeaders(), body: { attendeeId: alan.id, reason: 'Nobody left' } },
+			{ method: 'POST', path: `/v4/appointment/${id}/cancel`, query: '', headers: world().patHeaders(ownerPat(), true), body: { attendeeId: ada.id, reason: 'Ill' } },
+			{ method: 'POST', path: `/v4/appointment/${id}/cancel`, query: '', headers: world().patHeaders(ownerPat(), true), body: { attendeeId: alan.id, reason: 'Nobody left' } },
 		]);
 	});
 
 	test('Send Quick Mail: five go out, the sixth fails at once with the API\'s words and what to do; five minutes later it works', async () => {
-		const appointment = await book(defaultType, '2026-03-02T11:00:00+01:00', 'Hedy', 'Lamarr');
+		const appointment = await world().bookAppointment(defaultType, '2026-03-02T11:00:00+01:00', 'Hedy', 'Lamarr');
 		const [attendee] = attendeesOf(appointment);
 		const parameters = { resource: 'attendee', operation: 'sendQuickMail', attendeeId: attendee.id, title: 'Tomorrow', content: '={{ "Reminder " + $itemIndex }}' };
 		const started = Date.now();
@@ -115,7 +106,7 @@ describe('Attendee', () => {
 				method: 'POST',
 				path: '/v4/attendee/quick-mail',
 				query: '',
-				headers: jsonHeaders(),
+				headers: world().patHeaders(ownerPat(), true),
 				body: { attendeeId: attendee.id, title: 'Tomorrow', content: `Reminder ${n}` },
 			})),
 		);
@@ -123,7 +114,7 @@ describe('Attendee', () => {
 
 		const direct = await fetch(`${world().url}/v4/attendee/quick-mail`, {
 			method: 'POST',
-			headers: jsonHeaders(),
+			headers: world().patHeaders(ownerPat(), true),
 			body: JSON.stringify({ attendeeId: attendee.id, title: 'T', content: 'C' }),
 		});
 		expect(direct.status).toBe(429);

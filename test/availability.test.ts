@@ -4,13 +4,7 @@ import { byId, useWorld, wire } from './harness/world';
 
 const world = useWorld();
 
-const ownerKey = () => world().apiKey(world().seed.users.owner.id);
-const keyHeaders = (extra: IDataObject = {}) => ({
-	authorization: `Bearer ${world().seed.credentials.apiKey}`,
-	'x-service-api-user-id': world().seed.users.owner.id,
-	...extra,
-});
-const jsonKeyHeaders = () => keyHeaders({ 'content-type': 'application/json' });
+const owner = () => world().seed.users.owner;
 
 const closed = { enabled: false, hours: [] };
 const range = (start: string, end: string) => ({ start, end });
@@ -23,15 +17,6 @@ function parseError(text: string): string {
 	} catch (error) {
 		return (error as Error).message;
 	}
-}
-
-/** Creates an availability for the owner directly through the API; the request log is cleared after. */
-async function createAvailability(name: string): Promise<string> {
-	const created = await world().api('POST', '/availability', world().seed.credentials.ownerPat, {
-		body: { name, timezone: 'Europe/Berlin', schedule: { monday: { enabled: true, hours: [range('09:00', '17:00')] } } },
-	});
-	await world().clearRequests();
-	return created.body.id as string;
 }
 
 async function ownerDefaultAvailability(): Promise<IDataObject> {
@@ -54,7 +39,7 @@ describe('Availability', () => {
 					],
 				},
 			},
-			ownerKey(),
+			world().ownerKey(),
 		);
 		expect(error).toBeUndefined();
 		const schedule = {
@@ -67,7 +52,7 @@ describe('Availability', () => {
 			sunday: closed,
 		};
 		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'POST', path: '/availability', query: '', headers: jsonKeyHeaders(), body: { name: 'Office Hours', timezone: 'Europe/Berlin', schedule } },
+			{ method: 'POST', path: '/availability', query: '', headers: world().keyHeaders(owner().id, true), body: { name: 'Office Hours', timezone: 'Europe/Berlin', schedule } },
 		]);
 		expect(items).toEqual([
 			{
@@ -137,7 +122,7 @@ describe('Availability', () => {
 			[{ ...form(), timezone: 'Mars/Olympus' }, 'Timezone must be an IANA time zone such as Europe/Berlin or America/New_York'],
 		];
 		for (const [parameters, message] of cases) {
-			const { error } = await world().runNode(parameters, ownerKey());
+			const { error } = await world().runNode(parameters, world().ownerKey());
 			expect(error?.message).toBe(message);
 			expect(error?.description).toMatch(/^Item 1: fix /);
 		}
@@ -171,8 +156,8 @@ describe('Availability', () => {
 	});
 
 	test('Get reads one availability; a member cannot see the owner\'s (404 with the API\'s words)', async () => {
-		const id = await createAvailability('Owner only');
-		const { items } = await world().runNode({ resource: 'availability', operation: 'get', availabilityId: byId(id) }, ownerKey());
+		const id = await world().createAvailability('Owner only');
+		const { items } = await world().runNode({ resource: 'availability', operation: 'get', availabilityId: byId(id) }, world().ownerKey());
 		expect(items).toEqual([expect.objectContaining({ id, name: 'Owner only', userId: world().seed.users.owner.id, availabilityExceptions: [] })]);
 		const member = await world().runNode(
 			{ resource: 'availability', operation: 'get', availabilityId: byId(id) },
@@ -181,7 +166,7 @@ describe('Availability', () => {
 		expect(member.error?.message).toBe('The API could not find the requested resource (HTTP 404)');
 		expect(member.error?.description).toContain('Availability not found');
 		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'GET', path: `/availability/${id}`, query: '', headers: keyHeaders(), body: null },
+			{ method: 'GET', path: `/availability/${id}`, query: '', headers: world().keyHeaders(), body: null },
 			{ method: 'GET', path: `/availability/${id}`, query: '', headers: { authorization: `Bearer ${world().seed.credentials.memberPat}` }, body: null },
 		]);
 	});
@@ -190,30 +175,30 @@ describe('Availability', () => {
 		const list = await world().api('GET', '/availability', world().seed.credentials.memberPat);
 		const memberDefault = list.body[0] as IDataObject;
 		await world().clearRequests();
-		const { items } = await world().runNode({ resource: 'availability', operation: 'get', availabilityId: byId(memberDefault.id as string) }, ownerKey());
+		const { items } = await world().runNode({ resource: 'availability', operation: 'get', availabilityId: byId(memberDefault.id as string) }, world().ownerKey());
 		expect(items).toEqual([memberDefault]);
 		expect(items[0]).toMatchObject({ userId: world().seed.users.member.id, timezone: 'America/New_York', isDefault: true });
 	});
 
 	test('Get Many returns the bare list; Limit cuts it without extra requests', async () => {
-		await createAvailability('Second');
+		await world().createAvailability('Second');
 		const expected = await world().api('GET', '/availability', world().seed.credentials.ownerPat);
 		expect(expected.body.length).toBeGreaterThan(1);
 		await world().clearRequests();
-		const all = await world().runNode({ resource: 'availability', operation: 'getAll', returnAll: true }, ownerKey());
+		const all = await world().runNode({ resource: 'availability', operation: 'getAll', returnAll: true }, world().ownerKey());
 		expect(all.items).toEqual(expected.body);
-		const one = await world().runNode({ resource: 'availability', operation: 'getAll', returnAll: false, limit: 1 }, ownerKey());
+		const one = await world().runNode({ resource: 'availability', operation: 'getAll', returnAll: false, limit: 1 }, world().ownerKey());
 		expect(one.items).toEqual([expected.body[0]]);
 		expect(one.items[0]).toMatchObject({ isDefault: true });
-		const request = { method: 'GET', path: '/availability', query: '', headers: keyHeaders(), body: null };
+		const request = { method: 'GET', path: '/availability', query: '', headers: world().keyHeaders(), body: null };
 		expect((await world().requests()).map(wire)).toEqual([request, request]);
 	});
 
 	test('Update sends the weekly hours only when Update Weekly Hours is on', async () => {
-		const id = await createAvailability('Before');
+		const id = await world().createAvailability('Before');
 		const renamed = await world().runNode(
 			{ resource: 'availability', operation: 'update', availabilityId: byId(id), updateFields: { name: 'After', timezone: 'America/New_York' } },
-			ownerKey(),
+			world().ownerKey(),
 		);
 		expect(renamed.items).toEqual([expect.objectContaining({ id, name: 'After', timezone: 'America/New_York' })]);
 		const rescheduled = await world().runNode(
@@ -226,7 +211,7 @@ describe('Availability', () => {
 				weeklyHours: { ranges: [{ days: ['thursday'], start: '08:00', end: '16:00' }] },
 				updateFields: {},
 			},
-			ownerKey(),
+			world().ownerKey(),
 		);
 		const schedule = {
 			monday: closed,
@@ -239,13 +224,13 @@ describe('Availability', () => {
 		};
 		expect(rescheduled.items).toEqual([expect.objectContaining({ id, name: 'After', schedule })]);
 		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'PATCH', path: `/availability/${id}`, query: '', headers: jsonKeyHeaders(), body: { name: 'After', timezone: 'America/New_York' } },
-			{ method: 'PATCH', path: `/availability/${id}`, query: '', headers: jsonKeyHeaders(), body: { schedule } },
+			{ method: 'PATCH', path: `/availability/${id}`, query: '', headers: world().keyHeaders(owner().id, true), body: { name: 'After', timezone: 'America/New_York' } },
+			{ method: 'PATCH', path: `/availability/${id}`, query: '', headers: world().keyHeaders(owner().id, true), body: { schedule } },
 		]);
 	});
 
 	test('Update refuses overlapping hours and a bad time zone before sending', async () => {
-		const id = await createAvailability('Untouched');
+		const id = await world().createAvailability('Untouched');
 		const overlap = await world().runNode(
 			{
 				resource: 'availability',
@@ -255,40 +240,37 @@ describe('Availability', () => {
 				scheduleInput: 'json',
 				scheduleJson: '{"friday": {"enabled": true, "hours": [{"start": "10:00", "end": "12:00"}, {"start": "11:59", "end": "13:00"}]}}',
 			},
-			ownerKey(),
+			world().ownerKey(),
 		);
 		expect(overlap.error?.message).toBe('Weekly Hours, Friday: 10:00–12:00 and 11:59–13:00 overlap');
 		const zone = await world().runNode(
 			{ resource: 'availability', operation: 'update', availabilityId: byId(id), updateFields: { timezone: 'Berlin' } },
-			ownerKey(),
+			world().ownerKey(),
 		);
 		expect(zone.error?.message).toBe('Timezone must be an IANA time zone such as Europe/Berlin or America/New_York');
 		expect(await world().requests()).toEqual([]);
 	});
 
 	test('Delete removes an unused availability; the default one and one in use get the API\'s 409', async () => {
-		const id = await createAvailability('Short-lived');
-		const { items } = await world().runNode({ resource: 'availability', operation: 'delete', availabilityId: byId(id) }, ownerKey());
+		const id = await world().createAvailability('Short-lived');
+		const { items } = await world().runNode({ resource: 'availability', operation: 'delete', availabilityId: byId(id) }, world().ownerKey());
 		expect(items).toEqual([{ deleted: true }]);
 		expect((await world().api('GET', `/availability/${id}`, world().seed.credentials.ownerPat)).status).toBe(404);
 
 		const defaultOne = (await ownerDefaultAvailability()).id as string;
-		const refused = await world().runNode({ resource: 'availability', operation: 'delete', availabilityId: byId(defaultOne) }, ownerKey());
+		const refused = await world().runNode({ resource: 'availability', operation: 'delete', availabilityId: byId(defaultOne) }, world().ownerKey());
 		expect(refused.error?.message).toBe('The request conflicts with the current state of the resource (HTTP 409)');
 		expect(refused.error?.description).toBe('The default availability cannot be deleted Reload the resource, check its current state and adjust the request.');
 
-		const used = await createAvailability('Used');
-		await world().api('POST', '/v4/meeting-type', world().seed.credentials.ownerPat, {
-			body: { meetingInfo: { name: 'Uses it', description: '', duration: 30 }, availabilityId: used },
-		});
-		await world().clearRequests();
-		const inUse = await world().runNode({ resource: 'availability', operation: 'delete', availabilityId: byId(used) }, ownerKey());
+		const used = await world().createAvailability('Used');
+		await world().createMeetingType('Uses it', { availabilityId: used });
+		const inUse = await world().runNode({ resource: 'availability', operation: 'delete', availabilityId: byId(used) }, world().ownerKey());
 		expect(inUse.error?.description).toContain('The availability is used by a meeting type');
-		expect((await world().requests()).map(wire)).toEqual([{ method: 'DELETE', path: `/availability/${used}`, query: '', headers: keyHeaders(), body: null }]);
+		expect((await world().requests()).map(wire)).toEqual([{ method: 'DELETE', path: `/availability/${used}`, query: '', headers: world().keyHeaders(), body: null }]);
 	});
 
 	test('the availability list for the resource locator filters by name', async () => {
-		const id = await createAvailability('Weekend Shift');
+		const id = await world().createAvailability('Weekend Shift');
 		const { result } = await world().listSearch('searchAvailabilities', { resource: 'availability', operation: 'get' }, world().pat(), 'weekend');
 		expect(result?.results).toEqual([{ name: 'Weekend Shift (Europe/Berlin)', value: id }]);
 		expect((await world().requests()).map((r) => `${r.method} ${r.path}`)).toEqual(['GET /availability']);

@@ -4,22 +4,7 @@ import { byId, useWorld, wire } from './harness/world';
 
 const world = useWorld();
 
-const ownerKey = () => world().apiKey(world().seed.users.owner.id);
-const keyHeaders = (extra: IDataObject = {}) => ({
-	authorization: `Bearer ${world().seed.credentials.apiKey}`,
-	'x-service-api-user-id': world().seed.users.owner.id,
-	...extra,
-});
-const jsonKeyHeaders = () => keyHeaders({ 'content-type': 'application/json' });
-
-/** A fresh availability of the owner (weekly hours Monday 09:00–17:00 in Berlin); the request log is cleared after. */
-async function newAvailability(): Promise<string> {
-	const created = await world().api('POST', '/availability', world().seed.credentials.ownerPat, {
-		body: { name: 'Exceptions', timezone: 'Europe/Berlin', schedule: { monday: { enabled: true, hours: [{ start: '09:00', end: '17:00' }] } } },
-	});
-	await world().clearRequests();
-	return created.body.id as string;
-}
+const owner = () => world().seed.users.owner;
 
 /** Exceptions created directly through the API, in the order given. */
 async function addExceptions(availabilityId: string, ranges: Array<[string, string, string]>): Promise<IDataObject[]> {
@@ -36,7 +21,7 @@ async function addExceptions(availabilityId: string, ranges: Array<[string, stri
 
 describe('Availability Exception', () => {
 	test('Create Extra Time: dates without an offset are read in the workflow time zone', async () => {
-		const availabilityId = await newAvailability();
+		const availabilityId = await world().createAvailability('Exceptions');
 		const { items, error } = await world().runNode(
 			{
 				resource: 'availabilityException',
@@ -47,7 +32,7 @@ describe('Availability Exception', () => {
 				end: '2026-07-14T12:30:00',
 				additionalFields: { title: 'Saturday clinic', note: 'Bring coffee' },
 			},
-			ownerKey(),
+			world().ownerKey(),
 			{ timezone: 'Europe/Berlin' },
 		);
 		expect(error).toBeUndefined();
@@ -59,7 +44,7 @@ describe('Availability Exception', () => {
 			title: 'Saturday clinic',
 			note: 'Bring coffee',
 		};
-		expect((await world().requests()).map(wire)).toEqual([{ method: 'POST', path: '/availability-exception', query: '', headers: jsonKeyHeaders(), body }]);
+		expect((await world().requests()).map(wire)).toEqual([{ method: 'POST', path: '/availability-exception', query: '', headers: world().keyHeaders(owner().id, true), body }]);
 		expect(items).toEqual([
 			{ id: expect.any(Number), userId: world().seed.users.owner.id, ...body, createdAt: expect.any(String), updatedAt: expect.any(String) },
 		]);
@@ -68,7 +53,7 @@ describe('Availability Exception', () => {
 	});
 
 	test('Create Blocked Time sends available false and keeps given offsets; end before start is refused before sending', async () => {
-		const availabilityId = await newAvailability();
+		const availabilityId = await world().createAvailability('Exceptions');
 		const { items } = await world().runNode(
 			{
 				resource: 'availabilityException',
@@ -101,7 +86,7 @@ describe('Availability Exception', () => {
 				start: '2026-05-02T09:00:00',
 				end: '2026-05-02T08:00:00',
 			},
-			ownerKey(),
+			world().ownerKey(),
 			{ timezone: 'Europe/Berlin' },
 		);
 		expect(backwards.error?.message).toBe('End (2026-05-02T08:00:00+02:00) must be later than Start (2026-05-02T09:00:00+02:00)');
@@ -109,7 +94,7 @@ describe('Availability Exception', () => {
 	});
 
 	test('Get Many sends From and To on the wire and returns the exceptions overlapping [From, To) by start', async () => {
-		const availabilityId = await newAvailability();
+		const availabilityId = await world().createAvailability('Exceptions');
 		// From and To below are 08:00 UTC on June 1 and June 20 (10:00 in Berlin).
 		const [late, inside, early, straddling] = await addExceptions(availabilityId, [
 			['starts at To', '2026-06-20T08:00:00Z', '2026-06-21T08:00:00Z'],
@@ -119,7 +104,7 @@ describe('Availability Exception', () => {
 		]);
 		const all = await world().runNode(
 			{ resource: 'availabilityException', operation: 'getAll', availabilityId: byId(availabilityId), returnAll: true },
-			ownerKey(),
+			world().ownerKey(),
 		);
 		expect(all.items).toEqual([early, straddling, inside, late]);
 		const filtered = await world().runNode(
@@ -130,31 +115,31 @@ describe('Availability Exception', () => {
 				returnAll: true,
 				filters: { from: '2026-06-01T10:00:00', to: '2026-06-20T10:00:00' },
 			},
-			ownerKey(),
+			world().ownerKey(),
 			{ timezone: 'Europe/Berlin' },
 		);
 		expect(filtered.items).toEqual([straddling, inside]);
 		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'GET', path: '/availability-exception', query: `availabilityId=${availabilityId}`, headers: keyHeaders(), body: null },
+			{ method: 'GET', path: '/availability-exception', query: `availabilityId=${availabilityId}`, headers: world().keyHeaders(), body: null },
 			{
 				method: 'GET',
 				path: '/availability-exception',
 				query: `availabilityId=${availabilityId}&from=2026-06-01T10%3A00%3A00%2B02%3A00&to=2026-06-20T10%3A00%3A00%2B02%3A00`,
-				headers: keyHeaders(),
+				headers: world().keyHeaders(),
 				body: null,
 			},
 		]);
 	});
 
 	test('Get Many: Limit cuts the list; To before From is refused before sending', async () => {
-		const availabilityId = await newAvailability();
+		const availabilityId = await world().createAvailability('Exceptions');
 		const [first] = await addExceptions(availabilityId, [
 			['one', '2026-08-01T08:00:00Z', '2026-08-01T09:00:00Z'],
 			['two', '2026-08-02T08:00:00Z', '2026-08-02T09:00:00Z'],
 		]);
 		const limited = await world().runNode(
 			{ resource: 'availabilityException', operation: 'getAll', availabilityId: byId(availabilityId), returnAll: false, limit: 1 },
-			ownerKey(),
+			world().ownerKey(),
 		);
 		expect(limited.items).toEqual([first]);
 		expect((await world().requests()).length).toBe(1);
@@ -167,14 +152,14 @@ describe('Availability Exception', () => {
 				returnAll: true,
 				filters: { from: '2026-08-02T00:00:00Z', to: '2026-08-01T00:00:00Z' },
 			},
-			ownerKey(),
+			world().ownerKey(),
 		);
 		expect(backwards.error?.message).toBe('To (2026-08-01T00:00:00Z) must be later than From (2026-08-02T00:00:00Z)');
 		expect(await world().requests()).toEqual([]);
 	});
 
 	test('Get Many for an availability the member cannot see surfaces the API\'s 404', async () => {
-		const availabilityId = await newAvailability();
+		const availabilityId = await world().createAvailability('Exceptions');
 		const { error } = await world().runNode(
 			{ resource: 'availabilityException', operation: 'getAll', availabilityId: byId(availabilityId), returnAll: true },
 			world().pat(world().seed.credentials.memberPat),
@@ -184,17 +169,17 @@ describe('Availability Exception', () => {
 	});
 
 	test('Update sends only the filled fields; an end the API finds before the start keeps the API\'s words', async () => {
-		const availabilityId = await newAvailability();
+		const availabilityId = await world().createAvailability('Exceptions');
 		const [exception] = await addExceptions(availabilityId, [['holiday', '2026-09-01T08:00:00Z', '2026-09-01T16:00:00Z']]);
 		const id = String(exception.id);
 		const { items } = await world().runNode(
 			{ resource: 'availabilityException', operation: 'update', exceptionId: id, updateFields: { type: true, title: 'Open day', end: '2026-09-01T18:00:00Z' } },
-			ownerKey(),
+			world().ownerKey(),
 		);
 		expect(items).toEqual([{ ...exception, available: true, title: 'Open day', end: '2026-09-01T18:00:00Z', updatedAt: expect.any(String) }]);
 		const refused = await world().runNode(
 			{ resource: 'availabilityException', operation: 'update', exceptionId: id, updateFields: { end: '2026-09-01T07:00:00Z' } },
-			ownerKey(),
+			world().ownerKey(),
 		);
 		expect(refused.error?.message).toBe('The API rejected the request as invalid (HTTP 400)');
 		expect(refused.error?.description).toBe('end must be later than start Correct the fields named above and run the node again.');
@@ -203,10 +188,10 @@ describe('Availability Exception', () => {
 				method: 'PATCH',
 				path: `/availability-exception/${id}`,
 				query: '',
-				headers: jsonKeyHeaders(),
+				headers: world().keyHeaders(owner().id, true),
 				body: { available: true, end: '2026-09-01T18:00:00Z', title: 'Open day' },
 			},
-			{ method: 'PATCH', path: `/availability-exception/${id}`, query: '', headers: jsonKeyHeaders(), body: { end: '2026-09-01T07:00:00Z' } },
+			{ method: 'PATCH', path: `/availability-exception/${id}`, query: '', headers: world().keyHeaders(owner().id, true), body: { end: '2026-09-01T07:00:00Z' } },
 		]);
 	});
 
@@ -218,10 +203,10 @@ describe('Availability Exception', () => {
 				exceptionId: '1',
 				updateFields: { start: '2026-09-02T10:00:00Z', end: '2026-09-02T09:00:00Z' },
 			},
-			ownerKey(),
+			world().ownerKey(),
 		);
 		expect(backwards.error?.message).toBe('End (2026-09-02T09:00:00Z) must be later than Start (2026-09-02T10:00:00Z)');
-		const noId = await world().runNode({ resource: 'availabilityException', operation: 'update', exceptionId: ' ', updateFields: { title: 'x' } }, ownerKey());
+		const noId = await world().runNode({ resource: 'availabilityException', operation: 'update', exceptionId: ' ', updateFields: { title: 'x' } }, world().ownerKey());
 		expect(noId.error?.message).toBe('Exception ID is required');
 		expect(await world().requests()).toEqual([]);
 	});
@@ -232,7 +217,7 @@ describe('Availability Exception', () => {
 			status: 400,
 			body: { statusCode: 400, message: ['availabilityId should not be empty', 'availabilityId must be a string'], error: 'Bad Request' },
 		});
-		const availabilityId = await newAvailability();
+		const availabilityId = await world().createAvailability('Exceptions');
 		const body = { availabilityId, available: true, start: '2026-11-02', end: '2026-11-02' };
 		expect(await world().api('POST', '/availability-exception', ownerPat, { body })).toEqual({
 			status: 400,
@@ -241,7 +226,7 @@ describe('Availability Exception', () => {
 	});
 
 	test('Delete returns { deleted: true }; the exception is gone and a member cannot delete the owner\'s', async () => {
-		const availabilityId = await newAvailability();
+		const availabilityId = await world().createAvailability('Exceptions');
 		const [kept, removed] = await addExceptions(availabilityId, [
 			['kept', '2026-10-01T08:00:00Z', '2026-10-01T09:00:00Z'],
 			['removed', '2026-10-02T08:00:00Z', '2026-10-02T09:00:00Z'],
@@ -251,11 +236,11 @@ describe('Availability Exception', () => {
 			world().pat(world().seed.credentials.memberPat),
 		);
 		expect(member.error?.description).toContain('Availability exception not found');
-		const { items } = await world().runNode({ resource: 'availabilityException', operation: 'delete', exceptionId: String(removed.id) }, ownerKey());
+		const { items } = await world().runNode({ resource: 'availabilityException', operation: 'delete', exceptionId: String(removed.id) }, world().ownerKey());
 		expect(items).toEqual([{ deleted: true }]);
 		expect((await world().requests()).map(wire)).toEqual([
 			{ method: 'DELETE', path: `/availability-exception/${String(kept.id)}`, query: '', headers: { authorization: `Bearer ${world().seed.credentials.memberPat}` }, body: null },
-			{ method: 'DELETE', path: `/availability-exception/${String(removed.id)}`, query: '', headers: keyHeaders(), body: null },
+			{ method: 'DELETE', path: `/availability-exception/${String(removed.id)}`, query: '', headers: world().keyHeaders(), body: null },
 		]);
 		const left = await world().api('GET', `/availability-exception?availabilityId=${availabilityId}`, world().seed.credentials.ownerPat);
 		expect(left.body).toEqual([kept]);

@@ -8,16 +8,6 @@ const world = useWorld();
 
 const ownerPat = () => world().seed.credentials.ownerPat;
 const owner = () => world().seed.users.owner;
-const patHeaders = (extra: IDataObject = {}) => ({ authorization: `Bearer ${ownerPat()}`, ...extra });
-const json = { 'content-type': 'application/json' };
-
-async function newMeetingType(name: string, extra: IDataObject = {}): Promise<string> {
-	const created = await world().api('POST', '/v4/meeting-type', ownerPat(), {
-		body: { meetingInfo: { name, description: '', duration: 30 }, ...extra },
-	});
-	expect(created.status).toBe(201);
-	return created.body.id as string;
-}
 
 const create = (meetingTypeId: string, start: string, email: string, extra: IDataObject = {}) => ({
 	resource: 'booking',
@@ -38,8 +28,7 @@ beforeAll(async () => {
 
 describe('Booking: Get Open Slots', () => {
 	test('reads the meeting type to fill its host, then asks for slots; dates without an offset are read in the workflow\'s zone', async () => {
-		const id = await newMeetingType('Slots Wire');
-		await world().clearRequests();
+		const id = await world().createMeetingType('Slots Wire');
 		const { items, error } = await world().runNode(
 			{ resource: 'booking', operation: 'getSlots', meetingTypeId: byId(id), start: '2027-03-08T12:00:00', end: '2027-03-08T14:00:00' },
 			world().pat(),
@@ -47,12 +36,12 @@ describe('Booking: Get Open Slots', () => {
 		);
 		expect(error).toBeUndefined();
 		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'GET', path: `/v4/meeting-type/${id}`, query: '', headers: patHeaders(), body: null },
+			{ method: 'GET', path: `/v4/meeting-type/${id}`, query: '', headers: world().patHeaders(), body: null },
 			{
 				method: 'GET',
 				path: '/v4/booking-availability',
 				query: `meetingTypeId=${id}&start=2027-03-08T12%3A00%3A00%2B01%3A00&end=2027-03-08T14%3A00%3A00%2B01%3A00&hostIds=${owner().id}`,
-				headers: patHeaders(),
+				headers: world().patHeaders(),
 				body: null,
 			},
 		]);
@@ -62,7 +51,7 @@ describe('Booking: Get Open Slots', () => {
 	});
 
 	test('given hosts picked from the list, no meeting type is read; Raw Answer gives the API\'s object as one item', async () => {
-		const id = await newMeetingType('Slots Raw');
+		const id = await world().createMeetingType('Slots Raw');
 		const expected = await world().api(
 			'GET',
 			`/v4/booking-availability?meetingTypeId=${id}&start=2027-03-09&end=2027-03-10&timezone=UTC&meetingDuration=240&hostIds=${owner().id}`,
@@ -97,9 +86,8 @@ describe('Booking: Get Open Slots', () => {
 	});
 
 	test('with an API key and no acting user, slots are read without the x-service-api-user-id header when hosts are given', async () => {
-		const id = await newMeetingType('Slots No Actor');
-		const minted = (await world().control('POST', '/__sandbox/api-keys', { companyId: world().seed.companies.acme.id, lifetimeDays: 30 })) as { key: string };
-		await world().clearRequests();
+		const id = await world().createMeetingType('Slots No Actor');
+		const minted = await world().mintApiKey({ lifetimeDays: 30 });
 		const { items, error } = await world().runNode(
 			{ resource: 'booking', operation: 'getSlots', meetingTypeId: byId(id), start: '2027-03-09', end: '2027-03-09', timezone: 'Europe/Berlin', additionalFields: { duration: 480, hostIds: owner().id } },
 			world().apiKey('', minted.key),
@@ -110,13 +98,12 @@ describe('Booking: Get Open Slots', () => {
 	});
 
 	test('the sandbox answers the API\'s words for missing hosts, a stranger\'s meeting type and a backwards range', async () => {
-		const id = await newMeetingType('Slots Errors');
+		const id = await world().createMeetingType('Slots Errors');
 		const ask = async (query: string, token = ownerPat()) => (await world().api('GET', `/v4/booking-availability?${query}`, token)).body;
 		expect(await ask(`meetingTypeId=${id}&start=2027-03-09&end=2027-03-10`)).toEqual({ statusCode: 400, message: 'Expected hostIds or queueId', error: 'Bad Request' });
 		expect(await ask(`meetingTypeId=${id}&start=2027-03-09&end=2027-03-10&hostIds=${world().seed.users.outsider.id}`)).toMatchObject({ statusCode: 404, message: 'Host not found' });
 		expect(await ask(`meetingTypeId=${id}&start=2027-03-10&end=2027-03-09&hostIds=${owner().id}`)).toMatchObject({ statusCode: 400, message: ['end must be later than start'] });
-		const outsiderPat = ((await world().control('POST', '/__sandbox/pats', { userId: world().seed.users.outsider.id })) as { token: string }).token;
-		world().remember(outsiderPat);
+		const { token: outsiderPat } = await world().mintPat(world().seed.users.outsider.id);
 		expect(await ask(`meetingTypeId=${id}&start=2027-03-09&end=2027-03-10&hostIds=${owner().id}`, outsiderPat)).toMatchObject({ statusCode: 404, message: 'Meeting type not found' });
 		// Any user of the company may read the slots of the company's meeting types.
 		const member = await ask(`meetingTypeId=${id}&start=2027-03-09&end=2027-03-09&hostIds=${owner().id}&meetingDuration=480`, world().seed.credentials.memberPat);
@@ -124,8 +111,7 @@ describe('Booking: Get Open Slots', () => {
 	});
 
 	test('bad input is refused before sending: end before start, a non-IANA time zone, a host ID that is not a UUID', async () => {
-		const id = await newMeetingType('Slots Refused');
-		await world().clearRequests();
+		const id = await world().createMeetingType('Slots Refused');
 		const base = { resource: 'booking', operation: 'getSlots', meetingTypeId: byId(id) };
 		const backwards = await world().runNode({ ...base, start: '2027-03-10', end: '2027-03-09' }, world().pat());
 		expect(backwards.error?.message).toBe('End (2027-03-09) must be later than Start (2027-03-10)');
@@ -143,7 +129,6 @@ describe('Booking: the Hosts list', () => {
 		for (let i = 0; i < 100; i++) {
 			await world().control('POST', '/__sandbox/users', { companyId: acme, email: `host${i}@example.com`, givenName: 'Host', familyName: String(i) });
 		}
-		await world().clearRequests();
 		const { result, error } = await world().loadOptions('getUsers', { resource: 'booking', operation: 'getSlots' }, world().pat());
 		expect(error).toBeUndefined();
 		expect(result).toHaveLength(102);
@@ -158,8 +143,7 @@ describe('Booking: the Hosts list', () => {
 	});
 
 	test('hosts from an expression may be a comma-separated text', async () => {
-		const id = await newMeetingType('Slots Expression Hosts');
-		await world().clearRequests();
+		const id = await world().createMeetingType('Slots Expression Hosts');
 		const { error } = await world().runNode(
 			{ resource: 'booking', operation: 'getSlots', meetingTypeId: byId(id), start: '2027-03-09', end: '2027-03-09', additionalFields: { hostIds: `={{ "${owner().id}, " + "${owner().id}" }}` } },
 			world().pat(),
@@ -173,17 +157,16 @@ describe('Booking: the Hosts list', () => {
 
 describe('Booking: Create', () => {
 	test('sends receiveReminders and an empty notes object, fills the host, and answers booked', async () => {
-		const id = await newMeetingType('Create Wire');
-		await world().clearRequests();
+		const id = await world().createMeetingType('Create Wire');
 		const { items, error } = await world().runNode(create(id, '2027-03-08T10:00:00+01:00', 'jane@example.com'), world().pat());
 		expect(error).toBeUndefined();
 		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'GET', path: `/v4/meeting-type/${id}`, query: '', headers: patHeaders(), body: null },
+			{ method: 'GET', path: `/v4/meeting-type/${id}`, query: '', headers: world().patHeaders(), body: null },
 			{
 				method: 'POST',
 				path: '/v4/booking',
 				query: '',
-				headers: patHeaders(json),
+				headers: world().patHeaders(ownerPat(), true),
 				body: {
 					meetingTypeId: id,
 					start: '2027-03-08T10:00:00+01:00',
@@ -209,8 +192,7 @@ describe('Booking: Create', () => {
 	});
 
 	test('form answers become the notes object; every additional field reaches the body; a start without offset is read in the attendee\'s zone', async () => {
-		const id = await newMeetingType('Create Full');
-		await world().clearRequests();
+		const id = await world().createMeetingType('Create Full');
 		const { items, error } = await world().runNode(
 			create(id, '2027-03-08T08:00:00', 'Kim@Example.com', {
 				firstName: 'Kim',
@@ -239,7 +221,7 @@ describe('Booking: Create', () => {
 				method: 'POST',
 				path: '/v4/booking',
 				query: '',
-				headers: patHeaders(json),
+				headers: world().patHeaders(ownerPat(), true),
 				body: {
 					meetingTypeId: id,
 					start: '2027-03-08T08:00:00-05:00',
@@ -274,7 +256,7 @@ describe('Booking: Create', () => {
 	});
 
 	test('two bookings with the same email (any case) share one CRM contact; another email gets another', async () => {
-		const id = await newMeetingType('Contacts');
+		const id = await world().createMeetingType('Contacts');
 		const first = await world().runNode(create(id, '2027-03-09T09:00:00+01:00', 'repeat@example.com'), world().pat());
 		const second = await world().runNode(create(id, '2027-03-09T10:00:00+01:00', 'REPEAT@example.com', { firstName: 'Rita' }), world().pat());
 		const other = await world().runNode(create(id, '2027-03-09T11:00:00+01:00', 'someone.else@example.com'), world().pat());
@@ -286,7 +268,7 @@ describe('Booking: Create', () => {
 	});
 
 	test('booking marks the company\'s pending handoffs of that email (any case) as booked', async () => {
-		const id = await newMeetingType('Handoffs');
+		const id = await world().createMeetingType('Handoffs');
 		const handoff = await world().api('POST', '/v4/handoff', ownerPat(), { body: { email: 'Lead@Example.com', meetingTypeId: id } });
 		expect(handoff.status).toBe(201);
 		const handoffId = handoff.body.id as string;
@@ -297,7 +279,7 @@ describe('Booking: Create', () => {
 	});
 
 	test('a meeting type that needs approval gives a pending answer and no appointment; the slot stays open', async () => {
-		const id = await newMeetingType('Needs Approval');
+		const id = await world().createMeetingType('Needs Approval');
 		const start = '2027-03-10T09:00:00+01:00';
 		await world().control('POST', `/__sandbox/meeting-types/${id}/approval`, { bookingType: 'hostApproval' });
 		const host = await world().runNode(create(id, start, 'wait@example.com'), world().pat());
@@ -325,8 +307,7 @@ describe('Booking: Create', () => {
 	});
 
 	test('several items booking the same meeting type read it once, then book each', async () => {
-		const id = await newMeetingType('Bulk');
-		await world().clearRequests();
+		const id = await world().createMeetingType('Bulk');
 		const leads = [
 			{ email: 'lead1@example.com', start: '2027-03-10T09:00:00+01:00' },
 			{ email: 'lead2@example.com', start: '2027-03-10T09:30:00+01:00' },
@@ -346,7 +327,7 @@ describe('Booking: Create', () => {
 	});
 
 	test('a taken slot and a disabled meeting type: 409 with the API\'s words', async () => {
-		const id = await newMeetingType('Taken');
+		const id = await world().createMeetingType('Taken');
 		const start = '2027-03-11T15:00:00+01:00';
 		const first = await world().runNode(create(id, start, 'first@example.com'), world().pat());
 		expect(first.items[0].status).toBe('booked');
@@ -364,8 +345,7 @@ describe('Booking: Create', () => {
 	});
 
 	test('bad input is refused before sending: missing or bad email, bad phone, non-IANA attendee time zone, start without a time', async () => {
-		const id = await newMeetingType('Create Refused');
-		await world().clearRequests();
+		const id = await world().createMeetingType('Create Refused');
 		const start = '2027-03-12T09:00:00+01:00';
 		const cases: Array<[IDataObject, string]> = [
 			[create(id, start, '={{ $json.missing ?? "" }}'), 'Attendee Email is required'],

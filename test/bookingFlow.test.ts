@@ -39,10 +39,7 @@ function firstSlot(answer: IDataObject): string | undefined {
 
 beforeAll(async () => {
 	await world().control('POST', '/__sandbox/clock/set', { now: '2027-03-01T00:00:00Z' });
-	const created = await world().api('POST', '/v4/meeting-type', world().seed.credentials.ownerPat, {
-		body: { meetingInfo: { name: 'Intro Call', description: '', duration: 45 } },
-	});
-	meetingTypeId = created.body.id as string;
+	meetingTypeId = await world().createMeetingType('Intro Call', { duration: 45 });
 });
 
 describe('Booking flow through the engine', () => {

@@ -6,15 +6,13 @@ import { byId, useWorld, wire } from './harness/world';
 const world = useWorld();
 
 const ownerPat = () => world().seed.credentials.ownerPat;
-const patHeaders = (token = ownerPat(), extra: IDataObject = {}) => ({ authorization: `Bearer ${token}`, ...extra });
-const json = { 'content-type': 'application/json' };
 
-/** The owner's meeting type of that name, as the API shows it. */
-async function meetingType(name: string, token = ownerPat()): Promise<IDataObject & { id: string; slug: string }> {
-	const list = await world().api('GET', '/v4/meeting-type', token);
-	await world().clearRequests();
-	return (list.body as IDataObject[]).find((type) => (type.meetingInfo as IDataObject).name === name) as IDataObject & { id: string; slug: string };
-}
+/** The owner's seeded "Product Demo", as the API shows it. */
+let demo: IDataObject & { id: string };
+
+beforeAll(async () => {
+	demo = await world().meetingType('Product Demo');
+});
 
 async function oneTimeLinks(): Promise<IDataObject[]> {
 	const answer = await world().api('GET', '/v4/one-time-booking-link', ownerPat());
@@ -24,7 +22,6 @@ async function oneTimeLinks(): Promise<IDataObject[]> {
 
 describe('Booking Link', () => {
 	test('Create One-Time Link sends the expiry with its offset and returns the unused link', async () => {
-		const demo = await meetingType('Product Demo');
 		const { items, error } = await world().runNode(
 			{ resource: 'bookingLink', operation: 'createOneTime', meetingTypeId: byId(demo.id), additionalFields: { expiresAt: '2099-05-01T10:00:00' } },
 			world().pat(),
@@ -36,7 +33,7 @@ describe('Booking Link', () => {
 				method: 'POST',
 				path: `/v4/one-time-booking-link/create/${demo.id}`,
 				query: '',
-				headers: patHeaders(ownerPat(), json),
+				headers: world().patHeaders(ownerPat(), true),
 				body: { expiresAt: '2099-05-01T10:00:00+02:00' },
 			},
 		]);
@@ -54,16 +51,15 @@ describe('Booking Link', () => {
 	});
 
 	test('Create One-Time Link without an expiry sends no body; the link has expiresAt null', async () => {
-		const demo = await meetingType('Strategy Workshop');
-		const { items } = await world().runNode({ resource: 'bookingLink', operation: 'createOneTime', meetingTypeId: byId(demo.id) }, world().pat());
-		expect(items).toEqual([expect.objectContaining({ meetingTypeId: demo.id, used: false, expiresAt: null })]);
+		const workshop = await world().meetingType('Strategy Workshop');
+		const { items } = await world().runNode({ resource: 'bookingLink', operation: 'createOneTime', meetingTypeId: byId(workshop.id) }, world().pat());
+		expect(items).toEqual([expect.objectContaining({ meetingTypeId: workshop.id, used: false, expiresAt: null })]);
 		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'POST', path: `/v4/one-time-booking-link/create/${demo.id}`, query: '', headers: patHeaders(), body: null },
+			{ method: 'POST', path: `/v4/one-time-booking-link/create/${workshop.id}`, query: '', headers: world().patHeaders(), body: null },
 		]);
 	});
 
 	test('Create One-Time Link: a past expiry gets the API\'s words, a text that is no date is refused before sending', async () => {
-		const demo = await meetingType('Product Demo');
 		const past = await world().runNode(
 			{ resource: 'bookingLink', operation: 'createOneTime', meetingTypeId: byId(demo.id), additionalFields: { expiresAt: '2020-01-01T09:00:00Z' } },
 			world().pat(),
@@ -82,7 +78,6 @@ describe('Booking Link', () => {
 	});
 
 	test('Create One-Time Link for a meeting type the member cannot see: 404 in the API\'s words', async () => {
-		const demo = await meetingType('Product Demo');
 		const { error } = await world().runNode(
 			{ resource: 'bookingLink', operation: 'createOneTime', meetingTypeId: byId(demo.id) },
 			world().pat(world().seed.credentials.memberPat),
@@ -94,8 +89,7 @@ describe('Booking Link', () => {
 	});
 
 	test('Get Many One-Time Links returns the bare list, filtered by meeting type; Limit cuts it', async () => {
-		const demo = await meetingType('Product Demo');
-		const workshop = await meetingType('Strategy Workshop');
+		const workshop = await world().meetingType('Strategy Workshop');
 		for (const type of [demo, workshop, demo]) {
 			await world().api('POST', `/v4/one-time-booking-link/create/${type.id}`, ownerPat(), { body: {} });
 		}
@@ -112,13 +106,12 @@ describe('Booking Link', () => {
 		const one = await world().runNode({ resource: 'bookingLink', operation: 'getAllOneTime', returnAll: false, limit: 1 }, world().pat());
 		expect(one.items).toEqual([all[0]]);
 		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'GET', path: '/v4/one-time-booking-link', query: `meetingTypeId=${demo.id}`, headers: patHeaders(), body: null },
-			{ method: 'GET', path: '/v4/one-time-booking-link', query: '', headers: patHeaders(), body: null },
+			{ method: 'GET', path: '/v4/one-time-booking-link', query: `meetingTypeId=${demo.id}`, headers: world().patHeaders(), body: null },
+			{ method: 'GET', path: '/v4/one-time-booking-link', query: '', headers: world().patHeaders(), body: null },
 		]);
 	});
 
 	test('Delete One-Time Link removes it; deleting it again is a 404', async () => {
-		const demo = await meetingType('Product Demo');
 		const created = await world().api('POST', `/v4/one-time-booking-link/create/${demo.id}`, ownerPat(), { body: {} });
 		await world().clearRequests();
 		const linkId = created.body.id as string;
@@ -127,14 +120,13 @@ describe('Booking Link', () => {
 		const again = await world().runNode({ resource: 'bookingLink', operation: 'deleteOneTime', linkId }, world().pat());
 		expect(again.error?.description).toContain('One-time booking link not found');
 		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'DELETE', path: `/v4/one-time-booking-link/${linkId}`, query: '', headers: patHeaders(), body: null },
-			{ method: 'DELETE', path: `/v4/one-time-booking-link/${linkId}`, query: '', headers: patHeaders(), body: null },
+			{ method: 'DELETE', path: `/v4/one-time-booking-link/${linkId}`, query: '', headers: world().patHeaders(), body: null },
+			{ method: 'DELETE', path: `/v4/one-time-booking-link/${linkId}`, query: '', headers: world().patHeaders(), body: null },
 		]);
 		expect((await oneTimeLinks()).map((link) => link.id)).not.toContain(linkId);
 	});
 
 	test('Get Booking Page Link returns the page address with the prefill URL-encoded in order', async () => {
-		const demo = await meetingType('Product Demo');
 		const owner = world().seed.users.owner;
 		const { items, error } = await world().runNode(
 			{
@@ -164,7 +156,7 @@ describe('Booking Link', () => {
 	});
 
 	test('Get Booking Page Link without a prefill is the bare page address', async () => {
-		const quick = await meetingType('Quick Call', world().seed.credentials.memberPat);
+		const quick = await world().meetingType('Quick Call', world().seed.credentials.memberPat);
 		const { items } = await world().runNode(
 			{ resource: 'bookingLink', operation: 'getPageLink', meetingTypeId: byId(quick.id) },
 			world().pat(world().seed.credentials.memberPat),
@@ -173,7 +165,6 @@ describe('Booking Link', () => {
 	});
 
 	test('Get Booking Page Link refuses a bad email or phone, or no meeting type, before sending', async () => {
-		const demo = await meetingType('Product Demo');
 		const base = { resource: 'bookingLink', operation: 'getPageLink', meetingTypeId: byId(demo.id) };
 		const email = await world().runNode({ ...base, prefill: { email: 'jane.example.com' } }, world().pat());
 		expect(email.error?.message).toBe('Email must be an email address such as jane@example.com');
@@ -185,7 +176,6 @@ describe('Booking Link', () => {
 	});
 
 	test('the meeting type list for the picker is the acting user\'s', async () => {
-		const demo = await meetingType('Product Demo');
 		const { result } = await world().listSearch('searchMeetingTypes', { resource: 'bookingLink', operation: 'getPageLink' }, world().pat(), 'demo');
 		expect(result?.results).toEqual([{ name: 'Product Demo', value: demo.id }]);
 	});

@@ -6,8 +6,6 @@ const world = useWorld();
 
 const ownerPat = () => world().seed.credentials.ownerPat;
 const memberPat = () => world().seed.credentials.memberPat;
-const patHeaders = (token = ownerPat(), extra: IDataObject = {}) => ({ authorization: `Bearer ${token}`, ...extra });
-const keyHeaders = (actAs: string) => ({ authorization: `Bearer ${world().seed.credentials.apiKey}`, 'x-service-api-user-id': actAs });
 
 /** A connection as the OAuth flow would leave it (the only way connections are made). */
 async function connect(userId: string, email: string, provider = 'google'): Promise<IDataObject & { id: string }> {
@@ -38,7 +36,7 @@ describe('Calendar Connection', () => {
 		]);
 		const one = await world().runNode({ resource: 'calendarConnection', operation: 'getAll', returnAll: false, limit: 1 }, world().pat());
 		expect(one.items).toEqual([(expected.body.connections as IDataObject[])[0]]);
-		const get = { method: 'GET', path: '/v4/calendar-connections/connections', query: '', headers: patHeaders(), body: null };
+		const get = { method: 'GET', path: '/v4/calendar-connections/connections', query: '', headers: world().patHeaders(), body: null };
 		expect((await world().requests()).map(wire)).toEqual([get, get]);
 	});
 
@@ -59,8 +57,8 @@ describe('Calendar Connection', () => {
 		expect(asMember.error?.message).toBe('The API refused the request: the credential is not allowed to do this (HTTP 403)');
 		expect(asMember.error?.description).toBe('Forbidden resource Only admins may do this: use an admin\'s token, or a Platform API key.');
 		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'GET', path: '/v4/calendar-connections/connections', query: `userId=${member.id}`, headers: keyHeaders(owner.id), body: null },
-			{ method: 'GET', path: '/v4/calendar-connections/connections', query: `userId=${owner.id}`, headers: patHeaders(memberPat()), body: null },
+			{ method: 'GET', path: '/v4/calendar-connections/connections', query: `userId=${member.id}`, headers: world().keyHeaders(owner.id), body: null },
+			{ method: 'GET', path: '/v4/calendar-connections/connections', query: `userId=${owner.id}`, headers: world().patHeaders(memberPat()), body: null },
 		]);
 	});
 
@@ -98,7 +96,7 @@ describe('Calendar Connection', () => {
 				method: 'PATCH',
 				path: `/v4/calendar-connections/connections/${connection.id}`,
 				query: '',
-				headers: patHeaders(ownerPat(), { 'content-type': 'application/json' }),
+				headers: world().patHeaders(ownerPat(), true),
 				body: {
 					primaryCalendar: 'team@acme.example',
 					selectedCalendars: ['ada.update@acme.example', 'team@acme.example'],
@@ -145,8 +143,8 @@ describe('Calendar Connection', () => {
 		const { items } = await world().runNode({ resource: 'calendarConnection', operation: 'delete', connectionId: connection.id }, world().pat());
 		expect(items).toEqual([{ deleted: true }]);
 		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'DELETE', path: `/v4/calendar-connections/connections/${connection.id}`, query: '', headers: patHeaders(memberPat()), body: null },
-			{ method: 'DELETE', path: `/v4/calendar-connections/connections/${connection.id}`, query: '', headers: patHeaders(), body: null },
+			{ method: 'DELETE', path: `/v4/calendar-connections/connections/${connection.id}`, query: '', headers: world().patHeaders(memberPat()), body: null },
+			{ method: 'DELETE', path: `/v4/calendar-connections/connections/${connection.id}`, query: '', headers: world().patHeaders(), body: null },
 		]);
 		expect((await connectionsOf(owner.id)).map((candidate) => candidate.id)).not.toContain(connection.id);
 	});
@@ -170,7 +168,7 @@ describe('Calendar Connection', () => {
 				method: 'GET',
 				path: '/v4/calendar-connections/auth/google/url',
 				query: `redirectUrl=${encodeURIComponent(redirectUrl)}&setAsCalendarSync=true`,
-				headers: keyHeaders(owner.id),
+				headers: world().keyHeaders(owner.id),
 				body: null,
 			},
 		]);

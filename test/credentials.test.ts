@@ -5,9 +5,6 @@ const world = useWorld();
 
 const getMe = { resource: 'user', operation: 'getMe' };
 const listMeetingTypes = { resource: 'meetingType', operation: 'getAll', returnAll: true };
-const acme = () => world().seed.companies.acme.id;
-const mintPat = async (body: object) => world().remember(((await world().control('POST', '/__sandbox/pats', body)) as { token: string }).token);
-const mintKey = async (body: object) => (await world().control('POST', '/__sandbox/api-keys', body)) as { id: string; key: string };
 
 describe('credential form is checked before any request', () => {
 	const secretLooking = 'abcSECRETxyz1234567890';
@@ -65,8 +62,8 @@ describe('every row of the authentication error table is a clear node error', ()
 	};
 
 	test('unknown, revoked and deactivated API keys: 401 Invalid API key', async () => {
-		const revoked = await mintKey({ companyId: acme(), lifetimeDays: 30 });
-		const deactivated = await mintKey({ companyId: acme(), lifetimeDays: 30 });
+		const revoked = await world().mintApiKey({ lifetimeDays: 30 });
+		const deactivated = await world().mintApiKey({ lifetimeDays: 30 });
 		await world().control('POST', `/__sandbox/api-keys/${revoked.id}/revoke`);
 		await world().control('POST', `/__sandbox/api-keys/${deactivated.id}/deactivate`);
 		const unknown = 'ak_live:00000000-0000-4000-8000-000000000000:not-a-real-secret';
@@ -76,21 +73,20 @@ describe('every row of the authentication error table is a clear node error', ()
 	});
 
 	test('expired API key: 401 API key has expired', async () => {
-		const { key } = await mintKey({ companyId: acme(), lifetimeDays: 1 });
+		const { key } = await world().mintApiKey({ lifetimeDays: 1 });
 		await world().control('POST', '/__sandbox/clock/advance', { seconds: 2 * 86_400 });
-		await expectError(world().runNode(getMe, world().apiKey('', world().remember(key))), '401', 'API key has expired', 'API keys live 1 to 90 days');
+		await expectError(world().runNode(getMe, world().apiKey('', key)), '401', 'API key has expired', 'API keys live 1 to 90 days');
 	});
 
 	test('unknown, revoked and expired PATs: 401 with the API\'s words', async () => {
 		const { owner } = world().seed.users;
-		const revoked = (await world().control('POST', '/__sandbox/pats', { userId: owner.id })) as { id: string; token: string };
-		world().remember(revoked.token);
+		const revoked = await world().mintPat(owner.id);
 		await world().control('POST', `/__sandbox/pats/${revoked.id}/revoke`);
-		const expiring = await mintPat({ userId: owner.id, expiresInSeconds: 60 });
+		const expiring = await world().mintPat(owner.id, { expiresInSeconds: 60 });
 		await world().control('POST', '/__sandbox/clock/advance', { seconds: 120 });
-		await expectError(world().runNode(getMe, world().pat(world().remember(`rgo-${'y'.repeat(32)}`))), '401', 'Invalid access token', 'Check the credential');
+		await expectError(world().runNode(getMe, world().pat(`rgo-${'y'.repeat(32)}`)), '401', 'Invalid access token', 'Check the credential');
 		await expectError(world().runNode(getMe, world().pat(revoked.token)), '401', 'Invalid access token', 'Check the credential');
-		await expectError(world().runNode(getMe, world().pat(expiring)), '401', 'Access token has expired', 'Create a new Personal Access Token');
+		await expectError(world().runNode(getMe, world().pat(expiring.token)), '401', 'Access token has expired', 'Create a new Personal Access Token');
 	});
 
 	test('member PAT on a workspace-wide list: 403 Forbidden resource', async () => {
@@ -103,12 +99,12 @@ describe('every row of the authentication error table is a clear node error', ()
 	test('plan without the feature: 403 with PLAN_LIMIT_REACHED and an upgrade hint', async () => {
 		const company = (await world().control('POST', '/__sandbox/companies', { name: 'Basic Co', excludedFeatures: ['meeting-types'] })) as { id: string };
 		const user = (await world().control('POST', '/__sandbox/users', { companyId: company.id, email: 'basic@example.com', givenName: 'Basic', familyName: 'User' })) as { id: string };
-		const token = await mintPat({ userId: user.id });
+		const { token } = await world().mintPat(user.id);
 		await expectError(world().runNode(listMeetingTypes, world().pat(token)), '403', 'meeting-types', 'Your plan does not include this feature (meeting-types): upgrade the plan');
 	});
 
 	test('token scoped away from the feature: 403 naming it', async () => {
-		const token = await mintPat({ userId: world().seed.users.owner.id, scopes: ['users'] });
+		const { token } = await world().mintPat(world().seed.users.owner.id, { scopes: ['users'] });
 		await expectError(world().runNode(listMeetingTypes, world().pat(token)), '403', 'meeting-types', 'Use a credential whose user, role, plan or token scope allows');
 	});
 

@@ -7,17 +7,15 @@ const world = useWorld();
 
 const ownerPat = () => world().seed.credentials.ownerPat;
 const memberPat = () => world().seed.credentials.memberPat;
-const keyHeaders = (actAs: string, extra: IDataObject = {}) => ({
-	authorization: `Bearer ${world().seed.credentials.apiKey}`,
-	'x-service-api-user-id': actAs,
-	...extra,
-});
 
-async function meetingType(name: string, token: string): Promise<IDataObject & { id: string }> {
-	const list = await world().api('GET', '/v4/meeting-type', token);
-	await world().clearRequests();
-	return (list.body as IDataObject[]).find((type) => (type.meetingInfo as IDataObject).name === name) as IDataObject & { id: string };
-}
+/** The member's seeded "Quick Call" and the owner's "Product Demo". */
+let quick: IDataObject & { id: string };
+let demo: IDataObject & { id: string };
+
+beforeAll(async () => {
+	quick = await world().meetingType('Quick Call', memberPat());
+	demo = await world().meetingType('Product Demo');
+});
 
 async function createHandoff(meetingTypeId: string, token = ownerPat()): Promise<string> {
 	const created = await world().api('POST', '/v4/handoff', token, { body: { email: 'lead@example.com', meetingTypeId } });
@@ -28,7 +26,6 @@ async function createHandoff(meetingTypeId: string, token = ownerPat()): Promise
 describe('Handoff', () => {
 	test('Create hands the lead to the meeting type\'s host with a prefilled booking page link', async () => {
 		const { owner, member } = world().seed.users;
-		const quick = await meetingType('Quick Call', memberPat());
 		const { items, error } = await world().runNode(
 			{
 				resource: 'handoff',
@@ -47,7 +44,7 @@ describe('Handoff', () => {
 				method: 'POST',
 				path: '/v4/handoff',
 				query: '',
-				headers: keyHeaders(owner.id, { 'content-type': 'application/json' }),
+				headers: world().keyHeaders(owner.id, true),
 				body: { email: 'lead+vip@example.com', firstname: 'Lena', lastname: 'Lead', phone: '+4915112345678', note: 'Asked about pricing', meetingTypeId: quick.id },
 			},
 		]);
@@ -69,8 +66,6 @@ describe('Handoff', () => {
 	});
 
 	test('Get returns the handoff; the assigned host sees it, another member does not', async () => {
-		const quick = await meetingType('Quick Call', memberPat());
-		const demo = await meetingType('Product Demo', ownerPat());
 		const forMember = await createHandoff(quick.id);
 		const ownersOnly = await createHandoff(demo.id);
 		const { items, error } = await world().runNode({ resource: 'handoff', operation: 'get', handoffId: forMember }, world().pat(memberPat()));
@@ -109,7 +104,6 @@ describe('Handoff', () => {
 	});
 
 	test('Create refuses a bad email, a bad phone, or no meeting type before sending', async () => {
-		const demo = await meetingType('Product Demo', ownerPat());
 		const base = { resource: 'handoff', operation: 'create', assignVia: 'meetingType', meetingTypeId: byId(demo.id) };
 		const email = await world().runNode({ ...base, email: 'lead.example.com' }, world().pat());
 		expect(email.error?.message).toBe('Email must be an email address such as jane@example.com');
@@ -129,7 +123,6 @@ describe('Handoff', () => {
 
 	// Moves the sandbox clock 7 days on: keep it last.
 	test('a pending handoff reads as expired once the clock passes its expiry', async () => {
-		const demo = await meetingType('Product Demo', ownerPat());
 		const id = await createHandoff(demo.id);
 		await world().control('POST', '/__sandbox/clock/advance', { seconds: 7 * 86400 - 60 });
 		const before = await world().runNode({ resource: 'handoff', operation: 'get', handoffId: id }, world().pat());

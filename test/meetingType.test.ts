@@ -1,23 +1,8 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { byId, useWorld, wire } from './harness/world';
 
 const world = useWorld();
 
-const ownerKey = () => world().apiKey(world().seed.users.owner.id);
-const keyHeaders = (extra: IDataObject = {}) => ({
-	authorization: `Bearer ${world().seed.credentials.apiKey}`,
-	'x-service-api-user-id': world().seed.users.owner.id,
-	...extra,
-});
-
-async function createMeetingType(name: string): Promise<string> {
-	const created = await world().api('POST', '/v4/meeting-type', world().seed.credentials.ownerPat, {
-		body: { meetingInfo: { name, description: '', duration: 30 } },
-	});
-	await world().clearRequests();
-	return created.body.id as string;
-}
+const owner = () => world().seed.users.owner;
 
 describe('Meeting Type', () => {
 	test('Create sends meetingInfo with an empty description kept, and returns the meeting type', async () => {
@@ -30,7 +15,7 @@ describe('Meeting Type', () => {
 				description: '',
 				additionalFields: { bufferBefore: 10, channel: 'zoom', spots: 3 },
 			},
-			ownerKey(),
+			world().ownerKey(),
 		);
 		expect(error).toBeUndefined();
 		expect((await world().requests()).map(wire)).toEqual([
@@ -38,7 +23,7 @@ describe('Meeting Type', () => {
 				method: 'POST',
 				path: '/v4/meeting-type',
 				query: '',
-				headers: keyHeaders({ 'content-type': 'application/json' }),
+				headers: world().keyHeaders(owner().id, true),
 				body: { meetingInfo: { name: 'Discovery Call', description: '', duration: 45, channel: 'zoom', bufferBefore: 10 }, spots: 3 },
 			},
 		]);
@@ -53,26 +38,23 @@ describe('Meeting Type', () => {
 	});
 
 	test('Create with an availability picked from the list sends its ID; an unknown one gets the API\'s 404', async () => {
-		const weekend = await world().api('POST', '/availability', world().seed.credentials.ownerPat, {
-			body: { name: 'Weekend', timezone: 'Europe/Berlin', schedule: { saturday: { enabled: true, hours: [{ start: '10:00', end: '14:00' }] } } },
-		});
-		expect(weekend.status).toBe(201);
-		const { result } = await world().listSearch('searchAvailabilities', { resource: 'meetingType', operation: 'create' }, ownerKey(), 'weekend');
-		expect(result?.results).toEqual([{ name: 'Weekend (Europe/Berlin)', value: weekend.body.id }]);
+		const weekend = await world().createAvailability('Weekend', { saturday: { enabled: true, hours: [{ start: '10:00', end: '14:00' }] } });
+		const { result } = await world().listSearch('searchAvailabilities', { resource: 'meetingType', operation: 'create' }, world().ownerKey(), 'weekend');
+		expect(result?.results).toEqual([{ name: 'Weekend (Europe/Berlin)', value: weekend }]);
 		await world().clearRequests();
 		const parameters = { resource: 'meetingType', operation: 'create', name: 'Saturday Clinic', duration: 30 };
 		const { items, error } = await world().runNode(
-			{ ...parameters, additionalFields: { availabilityId: { mode: 'list', value: weekend.body.id, cachedResultName: 'Weekend (Europe/Berlin)' } } },
-			ownerKey(),
+			{ ...parameters, additionalFields: { availabilityId: { mode: 'list', value: weekend, cachedResultName: 'Weekend (Europe/Berlin)' } } },
+			world().ownerKey(),
 		);
 		expect(error).toBeUndefined();
 		expect((await world().requests()).map((r) => r.body)).toEqual([
-			{ meetingInfo: { name: 'Saturday Clinic', description: '', duration: 30 }, availabilityId: weekend.body.id },
+			{ meetingInfo: { name: 'Saturday Clinic', description: '', duration: 30 }, availabilityId: weekend },
 		]);
-		expect(items).toEqual([expect.objectContaining({ availabilityId: weekend.body.id })]);
+		expect(items).toEqual([expect.objectContaining({ availabilityId: weekend })]);
 		const unknown = await world().runNode(
 			{ ...parameters, additionalFields: { availabilityId: byId('3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f') } },
-			ownerKey(),
+			world().ownerKey(),
 		);
 		expect(unknown.error?.message).toBe('The API could not find the requested resource (HTTP 404)');
 		expect(unknown.error?.description).toContain('Availability not found');
@@ -92,7 +74,7 @@ describe('Meeting Type', () => {
 	});
 
 	test('Get reads one meeting type; a member cannot see the owner\'s (404)', async () => {
-		const id = await createMeetingType('Owner only');
+		const id = await world().createMeetingType('Owner only');
 		const { items } = await world().runNode({ resource: 'meetingType', operation: 'get', meetingTypeId: byId(id) }, world().pat());
 		expect(items).toEqual([expect.objectContaining({ id, meetingInfo: expect.objectContaining({ name: 'Owner only' }) })]);
 		const member = await world().runNode({ resource: 'meetingType', operation: 'get', meetingTypeId: byId(id) }, world().pat(world().seed.credentials.memberPat));
@@ -118,10 +100,10 @@ describe('Meeting Type', () => {
 	});
 
 	test('Update sends a partial meetingInfo and top-level fields', async () => {
-		const id = await createMeetingType('Before');
+		const id = await world().createMeetingType('Before');
 		const { items } = await world().runNode(
 			{ resource: 'meetingType', operation: 'update', meetingTypeId: byId(id), updateFields: { name: 'After', duration: 60, enabled: false } },
-			ownerKey(),
+			world().ownerKey(),
 		);
 		expect(items).toEqual([expect.objectContaining({ id, enabled: false, meetingInfo: expect.objectContaining({ name: 'After', duration: 60 }) })]);
 		expect((await world().requests()).map(wire)).toEqual([
@@ -129,18 +111,18 @@ describe('Meeting Type', () => {
 				method: 'PATCH',
 				path: `/v4/meeting-type/${id}`,
 				query: '',
-				headers: keyHeaders({ 'content-type': 'application/json' }),
+				headers: world().keyHeaders(owner().id, true),
 				body: { meetingInfo: { name: 'After', duration: 60 }, enabled: false },
 			},
 		]);
 	});
 
 	test('Delete returns { deleted: true } and the meeting type is gone', async () => {
-		const id = await createMeetingType('Short-lived');
-		const { items } = await world().runNode({ resource: 'meetingType', operation: 'delete', meetingTypeId: byId(id) }, ownerKey());
+		const id = await world().createMeetingType('Short-lived');
+		const { items } = await world().runNode({ resource: 'meetingType', operation: 'delete', meetingTypeId: byId(id) }, world().ownerKey());
 		expect(items).toEqual([{ deleted: true }]);
 		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'DELETE', path: `/v4/meeting-type/${id}`, query: '', headers: keyHeaders(), body: null },
+			{ method: 'DELETE', path: `/v4/meeting-type/${id}`, query: '', headers: world().keyHeaders(), body: null },
 		]);
 		expect((await world().api('GET', `/v4/meeting-type/${id}`, world().seed.credentials.ownerPat)).status).toBe(404);
 	});
@@ -152,7 +134,7 @@ describe('Meeting Type', () => {
 	});
 
 	test('the meeting type list for the resource locator filters by name', async () => {
-		const id = await createMeetingType('Quarterly Review');
+		const id = await world().createMeetingType('Quarterly Review');
 		const { result } = await world().listSearch('searchMeetingTypes', { resource: 'meetingType', operation: 'get' }, world().pat(), 'quarterly');
 		expect(result?.results).toEqual([{ name: 'Quarterly Review', value: id }]);
 		expect((await world().requests()).map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v4/meeting-type']);

@@ -1,5 +1,3 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { BOOKING_BASE_URL } from '../sandbox/store';
 import { useWorld, wire } from './harness/world';
 
@@ -7,14 +5,6 @@ const world = useWorld();
 
 const ownerPat = () => world().seed.credentials.ownerPat;
 const memberPat = () => world().seed.credentials.memberPat;
-const patHeaders = (token = ownerPat(), extra: IDataObject = {}) => ({ authorization: `Bearer ${token}`, ...extra });
-const json = { 'content-type': 'application/json' };
-
-async function meetingTypeIds(token: string): Promise<string[]> {
-	const list = await world().api('GET', '/v4/meeting-type', token);
-	await world().clearRequests();
-	return (list.body as IDataObject[]).map((type) => type.id as string);
-}
 
 describe('Personal Page', () => {
 	test('Get returns the page with its defaults the first time', async () => {
@@ -35,12 +25,12 @@ describe('Personal Page', () => {
 			},
 		]);
 		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'GET', path: '/v4/personal-page/me', query: '', headers: patHeaders(memberPat()), body: null },
+			{ method: 'GET', path: '/v4/personal-page/me', query: '', headers: world().patHeaders(memberPat()), body: null },
 		]);
 	});
 
 	test('Update sends the chosen fields and the page keeps them', async () => {
-		const order = (await meetingTypeIds(ownerPat())).reverse();
+		const order = (await world().meetingTypes()).map((type) => type.id).reverse();
 		const owner = world().seed.users.owner;
 		const { items, error } = await world().runNode(
 			{
@@ -63,7 +53,7 @@ describe('Personal Page', () => {
 				method: 'PATCH',
 				path: '/v4/personal-page/me',
 				query: '',
-				headers: { authorization: `Bearer ${world().seed.credentials.apiKey}`, 'x-service-api-user-id': owner.id, ...json },
+				headers: world().keyHeaders(owner.id, true),
 				body: {
 					description: 'Book a slot with Ada',
 					primaryColor: '#112233',
@@ -87,7 +77,7 @@ describe('Personal Page', () => {
 		const { items } = await world().runNode({ resource: 'personalPage', operation: 'update', updateFields: { description: '' } }, world().pat(memberPat()));
 		expect(items).toEqual([expect.objectContaining({ description: '' })]);
 		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'PATCH', path: '/v4/personal-page/me', query: '', headers: patHeaders(memberPat(), json), body: { description: '' } },
+			{ method: 'PATCH', path: '/v4/personal-page/me', query: '', headers: world().patHeaders(memberPat(), true), body: { description: '' } },
 		]);
 	});
 
@@ -103,7 +93,7 @@ describe('Personal Page', () => {
 	});
 
 	test('Update with another user\'s meeting type in the order is refused by the API', async () => {
-		const [memberType] = await meetingTypeIds(memberPat());
+		const [memberType] = (await world().meetingTypes(memberPat())).map((type) => type.id);
 		const { error } = await world().runNode(
 			{ resource: 'personalPage', operation: 'update', updateFields: { meetingTypeOrder: [memberType] } },
 			world().pat(),

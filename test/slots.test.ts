@@ -60,8 +60,7 @@ async function slotStarts(host: Host, meetingTypeId: string, query: IDataObject)
 
 beforeAll(async () => {
 	await world().control('POST', '/__sandbox/clock/set', { now: '2027-03-01T00:00:00Z' });
-	const minted = (await world().control('POST', '/__sandbox/api-keys', { companyId: world().seed.companies.acme.id, lifetimeDays: 90 })) as { key: string };
-	key = world().remember(minted.key);
+	key = (await world().mintApiKey({ lifetimeDays: 90 })).key;
 });
 
 describe('Open slots, worked by hand', () => {

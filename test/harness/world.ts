@@ -43,6 +43,17 @@ function serialise(value: unknown): string {
 	});
 }
 
+/** The headers a request with this secret sends: the acting user only when given, the content type only for a JSON body. */
+export function authHeaders(secret: string, options: { actAs?: string; json?: boolean } = {}): Record<string, string> {
+	const headers: Record<string, string> = { authorization: `Bearer ${secret}` };
+	if (options.actAs) headers['x-service-api-user-id'] = options.actAs;
+	if (options.json) headers['content-type'] = 'application/json';
+	return headers;
+}
+
+/** An appointment's attendees. */
+export const attendeesOf = (appointment: IDataObject) => appointment.attendees as IDataObject[];
+
 /** Throws when any known secret appears in the text. */
 export function assertNoSecret(text: string): void {
 	for (const secret of secrets) {
@@ -65,9 +76,9 @@ export class World {
 
 	private constructor(readonly sandbox: Sandbox) {}
 
-	static async start(options?: Parameters<typeof startSandbox>[0]): Promise<World> {
+	static async start(): Promise<World> {
 		await getEngine();
-		const world = new World(await startSandbox(options));
+		const world = new World(await startSandbox());
 		world.seed = (await world.control('POST', '/__sandbox/seed')) as World['seed'];
 		for (const secret of Object.values(world.seed.credentials)) secrets.add(secret);
 		return world;
@@ -102,9 +113,7 @@ export class World {
 
 	/** Calls the sandbox API directly (not through the node), to set up or cross-check a test. */
 	async api(method: string, path: string, secret: string, options: { actAs?: string; body?: unknown } = {}): Promise<{ status: number; body: IDataObject & IDataObject[] }> {
-		const headers: Record<string, string> = { authorization: `Bearer ${secret}` };
-		if (options.actAs) headers['x-service-api-user-id'] = options.actAs;
-		if (options.body !== undefined) headers['content-type'] = 'application/json';
+		const headers = authHeaders(secret, { actAs: options.actAs, json: options.body !== undefined });
 		const response = await fetch(`${this.url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
 		const text = await response.text();
 		return { status: response.status, body: text ? JSON.parse(text) : undefined };
@@ -114,7 +123,7 @@ export class World {
 	 * Books the owner's meeting type through POST /v4/booking with the owner's PAT, as a booking page would
 	 * (the attendee's email is first.last@example.com), and returns the appointment. The request log is cleared after.
 	 */
-	async bookAppointment(meetingTypeId: string, start: string, firstname: string, lastname: string): Promise<IDataObject> {
+	async bookAppointment(meetingTypeId: string, start: string, firstname = 'Grace', lastname = 'Hopper'): Promise<IDataObject> {
 		const pat = this.seed.credentials.ownerPat;
 		const email = `${firstname}.${lastname}@example.com`.toLowerCase();
 		const booked = await this.api('POST', '/v4/booking', pat, {
@@ -124,6 +133,66 @@ export class World {
 		const appointment = await this.api('GET', `/v4/appointment/${booked.body.appointmentId as string}`, pat);
 		await this.clearRequests();
 		return appointment.body;
+	}
+
+	/**
+	 * Creates a meeting type through POST /v4/meeting-type (the owner's PAT by default) and returns its ID.
+	 * The request log is cleared after.
+	 */
+	async createMeetingType(
+		name: string,
+		options: { duration?: number; spots?: number; availabilityId?: string } = {},
+		token = this.seed.credentials.ownerPat,
+	): Promise<string> {
+		const { duration = 30, spots, availabilityId } = options;
+		const created = await this.api('POST', '/v4/meeting-type', token, { body: { meetingInfo: { name, description: '', duration }, spots, availabilityId } });
+		if (created.status !== 201) throw new Error(`Creating the meeting type failed (${created.status}): ${JSON.stringify(created.body)}`);
+		await this.clearRequests();
+		return created.body.id as string;
+	}
+
+	/** The meeting types GET /v4/meeting-type lists for the token (the owner's PAT by default). The request log is cleared after. */
+	async meetingTypes(token = this.seed.credentials.ownerPat): Promise<Array<IDataObject & { id: string }>> {
+		const listed = await this.api('GET', '/v4/meeting-type', token);
+		await this.clearRequests();
+		return listed.body as unknown as Array<IDataObject & { id: string }>;
+	}
+
+	/** The meeting type of that name among those the token lists; throws when there is none. */
+	async meetingType(name: string, token = this.seed.credentials.ownerPat): Promise<IDataObject & { id: string }> {
+		const found = (await this.meetingTypes(token)).find((type) => (type.meetingInfo as IDataObject).name === name);
+		if (!found) throw new Error(`No meeting type named "${name}"`);
+		return found;
+	}
+
+	/**
+	 * Creates an availability of the owner through POST /availability with the owner's PAT and returns its ID.
+	 * The request log is cleared after.
+	 */
+	async createAvailability(
+		name: string,
+		schedule: IDataObject = { monday: { enabled: true, hours: [{ start: '09:00', end: '17:00' }] } },
+		timezone = 'Europe/Berlin',
+	): Promise<string> {
+		const created = await this.api('POST', '/availability', this.seed.credentials.ownerPat, { body: { name, timezone, schedule } });
+		if (created.status !== 201) throw new Error(`Creating the availability failed (${created.status}): ${JSON.stringify(created.body)}`);
+		await this.clearRequests();
+		return created.body.id as string;
+	}
+
+	/** Mints a PAT for the user through the control API; the leak scan looks for it. */
+	async mintPat(userId: string, options: { expiresInSeconds?: number; scopes?: string[] } = {}): Promise<{ id: string; token: string }> {
+		const minted = (await this.control('POST', '/__sandbox/pats', { userId, ...options })) as { id: string; token: string };
+		this.remember(minted.token);
+		return minted;
+	}
+
+	/** Mints a Platform API key (for the seed company, living 30 days, by default) through the control API; the leak scan looks for it. */
+	async mintApiKey(options: { lifetimeDays?: number; companyId?: string } = {}): Promise<{ id: string; key: string }> {
+		const { companyId = this.seed.companies.acme.id, lifetimeDays = 30 } = options;
+		const minted = (await this.control('POST', '/__sandbox/api-keys', { companyId, lifetimeDays })) as { id: string; key: string };
+		this.remember(minted.key);
+		return minted;
 	}
 
 	/** Registers a secret minted during a test, so the leak scan looks for it too. */
@@ -140,12 +209,27 @@ export class World {
 		return { type: API_KEY_TYPE, data: { baseUrl: this.url, apiKey: this.remember(key), actingUserId } };
 	}
 
+	/** The seed API key acting as the owner. */
+	ownerKey(): CredentialRef {
+		return this.apiKey(this.seed.users.owner.id);
+	}
+
+	/** The headers a request with a PAT sends (the owner's by default), for comparing with wire(). */
+	patHeaders(token = this.seed.credentials.ownerPat, json = false): Record<string, string> {
+		return authHeaders(token, { json });
+	}
+
+	/** The headers a request with an API key sends (the seed key acting as the owner by default), for comparing with wire(). */
+	keyHeaders(actAs = this.seed.users.owner.id, json = false, key = this.seed.credentials.apiKey): Record<string, string> {
+		return authHeaders(key, { actAs, json });
+	}
+
 	/**
 	 * Runs Scheduling Platform nodes one after the other (Items → steps[0] → steps[1] → ...), each with its
 	 * own parameters and expressions over the previous node's items. Returns every step's output items.
 	 */
 	async runChain(steps: Array<{ name: string; parameters: IDataObject }>, credential: CredentialRef): Promise<{ outputs: Record<string, IDataObject[]>; error?: NodeRun['error'] }> {
-		const nodes: INode[] = [{ id: 'items', name: 'Items', type: ITEMS_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: '[{}]' } }];
+		const nodes: INode[] = [itemsNode()];
 		for (const [index, step] of steps.entries()) {
 			const node = await this.nodeWith(step.parameters, credential);
 			nodes.push({ ...node, id: `step-${index}`, name: step.name, position: [200 * (index + 1), 0] });
@@ -157,8 +241,9 @@ export class World {
 		assertNoSecret(serialise(run.data));
 		const runData = run.data.resultData.runData;
 		const outputs = Object.fromEntries(steps.map((step) => [step.name, (runData[step.name]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json)]));
+		// Only the workflow's error, without an item index (runNode reads the node's own error first).
 		const error = run.data.resultData.error;
-		return { outputs, error: error && { name: error.name, message: error.message, description: error.description ?? undefined, httpCode: (error as { httpCode?: string }).httpCode ?? undefined } };
+		return { outputs, error: error && errorOf(error) };
 	}
 
 	private async nodeWith(parameters: IDataObject, credential: CredentialRef): Promise<INode> {
@@ -207,16 +292,8 @@ export class World {
 	): Promise<NodeRun> {
 		const node = await this.nodeWith(parameters, credential);
 		node.onError = options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow';
-		const itemsNode: INode = {
-			id: 'items',
-			name: 'Items',
-			type: ITEMS_NODE_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: { items: JSON.stringify(options.input ?? [{}]) },
-		};
 		const run = await runWorkflow({
-			nodes: [itemsNode, node],
+			nodes: [itemsNode(options.input), node],
 			connections: { Items: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
 			timezone: options.timezone,
 		});
@@ -227,16 +304,25 @@ export class World {
 		return {
 			items: out.map((item) => item.json),
 			paired: out.map((item) => (item.pairedItem as { item: number }).item),
-			error: error && {
-				name: error.name,
-				message: error.message,
-				description: error.description ?? undefined,
-				httpCode: error.httpCode ?? undefined,
-				itemIndex: (error.context?.itemIndex as number | undefined) ?? undefined,
-			},
+			error: error && { ...errorOf(error), itemIndex: (error.context?.itemIndex as number | undefined) ?? undefined },
 			run,
 		};
 	}
+}
+
+/** The Items node that starts a test workflow, feeding `input` (one empty item by default). */
+function itemsNode(input: IDataObject[] = [{}]): INode {
+	return { id: 'items', name: 'Items', type: ITEMS_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(input) } };
+}
+
+/** The parts of an execution error that tests compare. */
+function errorOf(error: { name: string; message: string; description?: string | null }): Omit<NonNullable<NodeRun['error']>, 'itemIndex'> {
+	return {
+		name: error.name,
+		message: error.message,
+		description: error.description ?? undefined,
+		httpCode: (error as { httpCode?: string | null }).httpCode ?? undefined,
+	};
 }
 
 /** The parts of a logged request that the node controls, for exact comparison. */
