@@ -118,7 +118,13 @@ async function readBody(req: IncomingMessage): Promise<string> {
 	return Buffer.concat(chunks).toString('utf8');
 }
 
+/** JSON, except 204 (every successful DELETE), which has no body at all. */
 function send(res: ServerResponse, reply: Reply): void {
+	if (reply.status === 204) {
+		res.writeHead(204, reply.headers);
+		res.end();
+		return;
+	}
 	res.writeHead(reply.status, { ...reply.headers, 'Content-Type': 'application/json; charset=utf-8' });
 	res.end(JSON.stringify(reply.body));
 }

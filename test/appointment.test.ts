@@ -180,7 +180,7 @@ describe('Appointment', () => {
 			{ resource: 'appointment', operation: 'cancel', appointmentId: byId(appointment.id as string), cancelFor: 'one', attendeeId: '={{ $json.missing ?? "" }}' },
 			world().pat(),
 		);
-		expect(noAttendee.error?.message).toBe('Attendee ID is required when Cancel For is One Attendee');
+		expect(noAttendee.error?.message).toBe('Attendee ID is required');
 		expect(await world().requests()).toEqual([]);
 		expect((await world().api('GET', `/v4/appointment/${appointment.id as string}`, ownerPat())).body.isCancelled).toBe(false);
 	});

@@ -50,7 +50,7 @@ describe('Attendee', () => {
 			{ resource: 'attendee', operation: 'addGuest', appointmentId: byId('some-appointment'), attendeeId: 'some-attendee', guestEmail: 'joan at example' },
 			world().pat(),
 		);
-		expect(error?.message).toBe('Guest Email must be an email address such as jane@example.com');
+		expect(error?.message).toBe('Guest Email must be an email address such as jane@example.com; "joan at example" is not');
 		const missing = await world().runNode(
 			{ resource: 'attendee', operation: 'addGuest', appointmentId: byId('some-appointment'), attendeeId: 'some-attendee', guestEmail: ' ' },
 			world().pat(),
@@ -95,7 +95,7 @@ describe('Attendee', () => {
 		expect(run.items.slice(0, 5)).toEqual(Array(5).fill({ sent: true }));
 		expect(run.items[5]).toEqual({
 			error: 'The API rate limit was exceeded (HTTP 429)',
-			description:
+			message:
 				'Quick mail limit reached: 5 emails per attendee in 5 minutes (waited 0 s over 1 tries) Each quick mail counts against its attendee for 5 minutes: ' +
 				'wait up to 5 minutes before mailing this attendee again, or space the mails out (for example with a Wait node).',
 		});

@@ -119,7 +119,7 @@ describe('Availability', () => {
 			],
 			[json('{"saturday": {"enabled": "yes", "hours": []}}'), 'Weekly Hours, Saturday: must be written as { "enabled": true, "hours": [{ "start": "09:00", "end": "17:00" }] }'],
 			[json('{"monday": {"hours": [{"start": "08:00", "end": "10:00"}, {"start": "09:00", "end": "11:00"}]}}'), 'Weekly Hours, Monday: 08:00–10:00 and 09:00–11:00 overlap'],
-			[{ ...form(), timezone: 'Mars/Olympus' }, 'Timezone must be an IANA time zone such as Europe/Berlin or America/New_York'],
+			[{ ...form(), timezone: 'Mars/Olympus' }, 'Timezone must be an IANA time zone such as Europe/Berlin or America/New_York; "Mars/Olympus" is not'],
 		];
 		for (const [parameters, message] of cases) {
 			const { error } = await world().runNode(parameters, world().ownerKey());
@@ -247,7 +247,7 @@ describe('Availability', () => {
 			{ resource: 'availability', operation: 'update', availabilityId: byId(id), updateFields: { timezone: 'Berlin' } },
 			world().ownerKey(),
 		);
-		expect(zone.error?.message).toBe('Timezone must be an IANA time zone such as Europe/Berlin or America/New_York');
+		expect(zone.error?.message).toBe('Timezone must be an IANA time zone such as Europe/Berlin or America/New_York; "Berlin" is not');
 		expect(await world().requests()).toEqual([]);
 	});
 

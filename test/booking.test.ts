@@ -116,7 +116,7 @@ describe('Booking: Get Open Slots', () => {
 		const backwards = await world().runNode({ ...base, start: '2027-03-10', end: '2027-03-09' }, world().pat());
 		expect(backwards.error?.message).toBe('End (2027-03-09) must be later than Start (2027-03-10)');
 		const zone = await world().runNode({ ...base, start: '2027-03-09', end: '2027-03-10', timezone: 'Berlin' }, world().pat());
-		expect(zone.error?.message).toBe('Timezone must be an IANA time zone such as Europe/Berlin or America/New_York');
+		expect(zone.error?.message).toBe('Timezone must be an IANA time zone such as Europe/Berlin or America/New_York; "Berlin" is not');
 		const host = await world().runNode({ ...base, start: '2027-03-09', end: '2027-03-10', additionalFields: { hostIds: 'ada' } }, world().pat());
 		expect(host.error?.message).toBe('Host Names or IDs must be an ID in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc; "ada" is not');
 		expect(await world().requests()).toEqual([]);
@@ -349,9 +349,9 @@ describe('Booking: Create', () => {
 		const start = '2027-03-12T09:00:00+01:00';
 		const cases: Array<[IDataObject, string]> = [
 			[create(id, start, '={{ $json.missing ?? "" }}'), 'Attendee Email is required'],
-			[create(id, start, 'not-an-email'), 'Attendee Email must be an email address such as jane@example.com'],
+			[create(id, start, 'not-an-email'), 'Attendee Email must be an email address such as jane@example.com; "not-an-email" is not'],
 			[create(id, start, 'ok@example.com', { additionalFields: { phone: '0151 123' } }), 'Phone must be a phone number in E.164 form: + and country code, digits only, such as +4915112345678'],
-			[create(id, start, 'ok@example.com', { additionalFields: { timezone: 'CET+1' } }), 'Attendee Timezone must be an IANA time zone such as Europe/Berlin or America/New_York'],
+			[create(id, start, 'ok@example.com', { additionalFields: { timezone: 'CET+1' } }), 'Attendee Timezone must be an IANA time zone such as Europe/Berlin or America/New_York; "CET+1" is not'],
 			[create(id, '2027-03-12', 'ok@example.com'), 'Start must be a date and time such as 2026-03-09T10:00:00+01:00, not "2027-03-12"'],
 		];
 		for (const [parameters, message] of cases) {

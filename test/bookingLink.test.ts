@@ -167,7 +167,7 @@ describe('Booking Link', () => {
 	test('Get Booking Page Link refuses a bad email or phone, or no meeting type, before sending', async () => {
 		const base = { resource: 'bookingLink', operation: 'getPageLink', meetingTypeId: byId(demo.id) };
 		const email = await world().runNode({ ...base, prefill: { email: 'jane.example.com' } }, world().pat());
-		expect(email.error?.message).toBe('Email must be an email address such as jane@example.com');
+		expect(email.error?.message).toBe('Email must be an email address such as jane@example.com; "jane.example.com" is not');
 		const phone = await world().runNode({ ...base, prefill: { phone: '0151 1234567' } }, world().pat());
 		expect(phone.error?.message).toBe('Phone must be a phone number in E.164 form: + and country code, digits only, such as +4915112345678');
 		const noType = await world().runNode({ ...base, meetingTypeId: byId('={{ $json.id ?? "" }}') }, world().pat());

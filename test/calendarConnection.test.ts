@@ -64,10 +64,10 @@ describe('Calendar Connection', () => {
 
 	test('Get Many refuses a User filter that is not an ID before sending', async () => {
 		const { error } = await world().runNode(
-			{ resource: 'calendarConnection', operation: 'getAll', returnAll: true, filters: { userId: byId('max@acme.example') } },
+			{ resource: 'calendarConnection', operation: 'getAll', returnAll: true, filters: { userId: byId('={{ "max@acme.example" }}') } },
 			world().pat(),
 		);
-		expect(error?.message).toBe('User must be an ID in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc');
+		expect(error?.message).toBe('User ID must be in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc; "max@acme.example" is not');
 		expect(await world().requests()).toEqual([]);
 	});
 
@@ -193,11 +193,12 @@ describe('Calendar Connection', () => {
 			{ resource: 'calendarConnection', operation: 'getAuthUrl', provider: '={{ "yahoo" }}', redirectUrl: 'https://app.example.com/back' },
 			world().pat(),
 		);
-		expect(unknown.error?.description).toBe('provider must be one of the following values: google, outlook Correct the fields named above and run the node again.');
+		expect(unknown.error?.message).toBe('Provider must be one of "google", "outlook"; "yahoo" is not');
 		expect((await world().requests()).map((r) => `${r.method} ${r.path}?${r.query} ${r.status}`)).toEqual([
 			'GET /v4/calendar-connections/auth/outlook/url?redirectUrl=https%3A%2F%2Fapp.example.com%2Fback&setAsCalendarSync=false 200',
-			'GET /v4/calendar-connections/auth/yahoo/url?redirectUrl=https%3A%2F%2Fapp.example.com%2Fback&setAsCalendarSync=false 400',
 		]);
+		const direct = await world().api('GET', '/v4/calendar-connections/auth/yahoo/url?redirectUrl=https%3A%2F%2Fapp.example.com%2Fback', world().seed.credentials.ownerPat);
+		expect(direct.body.message).toEqual(['provider must be one of the following values: google, outlook']);
 	});
 
 	test('Get Connect URL refuses a missing or malformed Redirect URL before sending', async () => {

@@ -106,13 +106,13 @@ describe('Handoff', () => {
 	test('Create refuses a bad email, a bad phone, or no meeting type before sending', async () => {
 		const base = { resource: 'handoff', operation: 'create', assignVia: 'meetingType', meetingTypeId: byId(demo.id) };
 		const email = await world().runNode({ ...base, email: 'lead.example.com' }, world().pat());
-		expect(email.error?.message).toBe('Email must be an email address such as jane@example.com');
+		expect(email.error?.message).toBe('Email must be an email address such as jane@example.com; "lead.example.com" is not');
 		const noEmail = await world().runNode({ ...base, email: '={{ $json.email ?? "" }}' }, world().pat());
 		expect(noEmail.error?.message).toBe('Email is required');
 		const phone = await world().runNode({ ...base, email: 'lead@example.com', additionalFields: { phone: '+49 151 1234' } }, world().pat());
 		expect(phone.error?.message).toBe('Phone must be a phone number in E.164 form: + and country code, digits only, such as +4915112345678');
 		const noType = await world().runNode({ ...base, email: 'lead@example.com', meetingTypeId: byId('={{ "" }}') }, world().pat());
-		expect(noType.error?.message).toBe('Meeting Type (or Queue ID, when assigning via a queue) is required');
+		expect(noType.error?.message).toBe('Meeting Type is required');
 		expect(await world().requests()).toEqual([]);
 	});
 

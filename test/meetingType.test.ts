@@ -67,8 +67,28 @@ describe('Meeting Type', () => {
 		expect(await world().requests()).toEqual([]);
 	});
 
-	test('Create with a duration the API refuses surfaces the API\'s own words', async () => {
-		const { error } = await world().runNode({ resource: 'meetingType', operation: 'create', name: 'Too long', duration: 600 }, world().pat());
+	test('Create refuses a duration outside 5 to 480 or not whole before sending, also from an expression', async () => {
+		for (const [duration, shown] of [[600, '600'], ['={{ 4 }}', '4'], ['={{ "45.5" }}', '"45.5"'], ['={{ "an hour" }}', '"an hour"']]) {
+			const { error } = await world().runNode({ resource: 'meetingType', operation: 'create', name: 'Too long', duration }, world().pat());
+			expect(error?.message).toBe(`Duration (Minutes) must be a whole number from 5 to 480, not ${shown}`);
+		}
+		expect(await world().requests()).toEqual([]);
+	});
+
+	test('a number from an expression as text is sent as a number', async () => {
+		const { error } = await world().runNode({ resource: 'meetingType', operation: 'create', name: 'Typed', duration: '={{ "45" }}' }, world().pat());
+		expect(error).toBeUndefined();
+		expect((await world().requests())[0].body).toEqual({ meetingInfo: { name: 'Typed', description: '', duration: 45 } });
+	});
+
+	test('the API\'s own validation words reach the user when it refuses a value', async () => {
+		await world().control('POST', '/__sandbox/faults', {
+			method: 'POST',
+			path: '/v4/meeting-type',
+			status: 400,
+			body: { statusCode: 400, message: ['meetingInfo.duration must not be greater than 480'], error: 'Bad Request' },
+		});
+		const { error } = await world().runNode({ resource: 'meetingType', operation: 'create', name: 'Refused', duration: 30 }, world().pat());
 		expect(error?.message).toBe('The API rejected the request as invalid (HTTP 400)');
 		expect(error?.description).toBe('meetingInfo.duration must not be greater than 480 Correct the fields named above and run the node again.');
 	});

@@ -81,15 +81,17 @@ describe('Personal Page', () => {
 		]);
 	});
 
-	test('Update with a color that is not #rrggbb gets the API\'s validation words', async () => {
-		const { error } = await world().runNode(
-			{ resource: 'personalPage', operation: 'update', updateFields: { primaryColor: 'blue', secondaryColor: '#fff' } },
-			world().pat(),
-		);
-		expect(error?.message).toBe('The API rejected the request as invalid (HTTP 400)');
-		expect(error?.description).toBe(
-			'primaryColor must match /^#[0-9a-fA-F]{6}$/ regular expression; secondaryColor must match /^#[0-9a-fA-F]{6}$/ regular expression Correct the fields named above and run the node again.',
-		);
+	test('Update refuses a color that is not #rrggbb before sending; the API refuses it in its own words', async () => {
+		for (const [fields, message] of [
+			[{ primaryColor: 'blue' }, 'Primary Color must be a color in #rrggbb form, such as #1a73e8; "blue" is not'],
+			[{ secondaryColor: '={{ "#fff" }}' }, 'Secondary Color must be a color in #rrggbb form, such as #1a73e8; "#fff" is not'],
+		] as const) {
+			const { error } = await world().runNode({ resource: 'personalPage', operation: 'update', updateFields: fields }, world().pat());
+			expect(error?.message).toBe(message);
+		}
+		expect(await world().requests()).toEqual([]);
+		const direct = await world().api('PATCH', '/v4/personal-page/me', world().seed.credentials.ownerPat, { body: { primaryColor: 'blue', secondaryColor: '#fff' } });
+		expect(direct.body.message).toEqual(['primaryColor must match /^#[0-9a-fA-F]{6}$/ regular expression', 'secondaryColor must match /^#[0-9a-fA-F]{6}$/ regular expression']);
 	});
 
 	test('Update with another user\'s meeting type in the order is refused by the API', async () => {

@@ -42,7 +42,8 @@ async function request<T = Fields>(method: string, path: string, options: Option
 	if (options.body !== undefined) headers['content-type'] = 'application/json';
 	const body = options.body === undefined ? undefined : JSON.stringify(options.body);
 	const response = await fetch(`${options.base ?? sandbox.url}${path}`, { method, headers, body });
-	return { status: response.status, body: (await response.json()) as T, headers: response.headers };
+	const text = await response.text();
+	return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
 }
 
 function control<T = Fields>(method: string, path: string, body?: unknown, base?: string): Promise<Result<T>> {
@@ -508,7 +509,8 @@ describe('User V4', () => {
 		const updated = await request('PATCH', path, { ...apiKey(seed.users.owner.id), body: { givenName: 'Maxi', timezone: 'Asia/Tokyo', title: null } });
 		expect(updated.body).toMatchObject({ givenName: 'Maxi', fullName: 'Maxi Member', timezone: 'Asia/Tokyo', title: null });
 		expect((await request('GET', path, member())).body.fullName).toBe('Maxi Member');
-		expect((await request('DELETE', path, apiKey(seed.users.owner.id))).body).toEqual({ deleted: true });
+		const deleted = await request('DELETE', path, apiKey(seed.users.owner.id));
+		expect([deleted.status, deleted.body, deleted.headers.get('content-type')]).toEqual([204, undefined, null]);
 		expectError(await request('GET', path, owner()), 404, 'User not found', 'Not Found');
 		expectError(await request('GET', '/v4/user/me', member()), 401, 'Invalid access token', 'Unauthorized');
 	});
@@ -598,9 +600,10 @@ describe('Meeting Type V4', () => {
 		expectError(invalid, 400, ['slug must match /^[a-z0-9]+(-[a-z0-9]+)*$/ regular expression'], 'Bad Request');
 	});
 
-	test('delete: { deleted: true }, then not found', async () => {
+	test('delete: 204 without a body, then not found', async () => {
 		const [, quickCall] = await typesOf(member());
-		expect((await request('DELETE', `/v4/meeting-type/${quickCall.id}`, member())).body).toEqual({ deleted: true });
+		const deleted = await request('DELETE', `/v4/meeting-type/${quickCall.id}`, member());
+		expect([deleted.status, deleted.body]).toEqual([204, undefined]);
 		expectError(await request('GET', `/v4/meeting-type/${quickCall.id}`, member()), 404, 'Meeting type not found', 'Not Found');
 	});
 });

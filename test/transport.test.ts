@@ -28,7 +28,7 @@ describe('acting user', () => {
 	});
 
 	test('an Act As User that is not a UUID fails before sending', async () => {
-		const { error } = await world().runNode({ ...listMeetingTypes, actAsUser: byId('max') }, world().apiKey());
+		const { error } = await world().runNode({ ...listMeetingTypes, actAsUser: byId('={{ "max" }}') }, world().apiKey());
 		expect(error?.message).toBe('Act As User is not a valid user ID');
 		expect(await world().requests()).toEqual([]);
 	});
@@ -44,19 +44,30 @@ describe('acting user', () => {
 
 describe('path parameters', () => {
 	test.each([
-		['../x', '/v4/user/..%2Fx'],
-		['a/b', '/v4/user/a%2Fb'],
-		['?q', '/v4/user/%3Fq'],
-		['%2e%2e', '/v4/user/%252e%252e'],
+		['../x', '/v4/meeting-type/..%2Fx'],
+		['a/b', '/v4/meeting-type/a%2Fb'],
+		['?q', '/v4/meeting-type/%3Fq'],
+		['%2e%2e', '/v4/meeting-type/%252e%252e'],
 	])('the id %s stays inside the path', async (id, path) => {
-		await world().runNode({ resource: 'user', operation: 'get', userId: byId(id) }, world().pat());
+		await world().runNode({ resource: 'meetingType', operation: 'get', meetingTypeId: byId(id) }, world().pat());
 		const [request] = await world().requests();
 		expect([request.method, request.path, request.query]).toEqual(['GET', path, '']);
 	});
 
-	test('an id of only dots is refused before sending', async () => {
-		const { error } = await world().runNode({ resource: 'user', operation: 'get', userId: byId('..') }, world().pat());
-		expect(error?.message).toBe('The ID for "id" is empty or not usable');
+	test.each(['.', '..', '={{ "..." }}'])('an id of only dots (%s) is refused before sending, naming the field', async (id) => {
+		const { error } = await world().runNode({ resource: 'meetingType', operation: 'get', meetingTypeId: byId(id) }, world().pat());
+		expect(error?.message).toMatch(/^Meeting Type ID cannot be "\.+": enter the ID of an existing item$/);
+		expect(await world().requests()).toEqual([]);
+	});
+
+	test('a user ID that is not a UUID is refused before sending: typed in by n8n itself, from an expression by the node', async () => {
+		await expect(world().runNode({ resource: 'user', operation: 'get', userId: byId('max') }, world().pat())).rejects.toThrow(
+			/node has issues:\n- User ID must be in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc/,
+		);
+		for (const id of ['={{ "max" }}', '={{ "../x" }}']) {
+			const { error } = await world().runNode({ resource: 'user', operation: 'get', userId: byId(id) }, world().pat());
+			expect(error?.message).toBe(`User ID must be in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc; "${id.slice(5, -4)}" is not`);
+		}
 		expect(await world().requests()).toEqual([]);
 	});
 });
@@ -137,7 +148,7 @@ describe('retries', () => {
 		const { error } = await world().runNode(getMe, world().pat());
 		expect(error?.message).toBe('The API rate limit was exceeded (HTTP 429)');
 		expect(error?.description).toBe(
-			'Too Many Requests (waited 4 s over 5 tries) Wait a minute, or lower the number of requests (for example with Batch Size in the node settings).',
+			'Too Many Requests (waited 4 s over 5 tries) The API allows 100 requests per minute per credential. Wait a minute and run the node again, or spread the work over time (for example with a Wait node, or fewer items per run).',
 		);
 		expect(await statuses()).toHaveLength(5);
 	});
@@ -164,30 +175,68 @@ describe('retries', () => {
 		await world().clearRequests();
 		await fault({ method: 'POST', path: '/v4/meeting-type', drop: true, times: 1 });
 		const write = await world().runNode({ resource: 'meetingType', operation: 'create', name: 'Dropped', duration: 30 }, world().pat());
-		expect(write.error?.description).toContain('may already have been applied');
+		expect(write.error?.message).toBe('The connection broke before the API answered: the change may have been applied');
+		expect(write.error?.description).toBe(
+			'Network error ECONNRESET. It was not sent again, because it changes data. Check the resource in the platform before running the node again, so nothing is done twice.',
+		);
+		expect(JSON.stringify(write.run.data)).not.toContain('retry the request immediately');
 		expect((await world().requests()).map((r) => r.method)).toEqual(['POST']);
 	});
 });
 
 describe('items', () => {
-	test('Continue On Fail keeps the other items, each paired with its input', async () => {
+	const threeUsers = () => {
 		const { member } = world().seed.users;
-		const { items, paired } = await world().runNode(
+		return [{ id: member.id }, { id: '0b7e6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f' }, { id: member.id }];
+	};
+	const failed = {
+		error: 'The API could not find the requested resource (HTTP 404)',
+		message: 'User not found Check the ID: the resource may have been deleted, or it belongs to a user the credential cannot see.',
+	};
+
+	test('Continue (using regular output) keeps the other items, each paired with its input', async () => {
+		const { items, paired, errorItems } = await world().runNode(
 			{ resource: 'user', operation: 'get', userId: byId('={{ $json.id }}') },
 			world().pat(),
-			{ input: [{ id: member.id }, { id: 'no-such-user' }, { id: member.id }], continueOnFail: true },
+			{ input: threeUsers(), continueOnFail: true },
 		);
 		expect(paired).toEqual([0, 1, 2]);
-		expect(items[0]).toEqual(expect.objectContaining({ id: member.id }));
-		expect(items[1]).toEqual({ error: 'The API could not find the requested resource (HTTP 404)', description: expect.stringContaining('User not found') });
-		expect(items[2]).toEqual(expect.objectContaining({ id: member.id }));
+		expect(items[0]).toEqual(expect.objectContaining({ id: world().seed.users.member.id }));
+		expect(items[1]).toEqual(failed);
+		expect(items[2]).toEqual(expect.objectContaining({ id: world().seed.users.member.id }));
+		expect(errorItems).toEqual([]);
+	});
+
+	test('Continue (using error output) sends the failed item to the error output, paired with its input', async () => {
+		const input = threeUsers();
+		const { items, paired, errorItems, errorPaired } = await world().runNode(
+			{ resource: 'user', operation: 'get', userId: byId('={{ $json.id }}') },
+			world().pat(),
+			{ input, continueOnFail: 'errorOutput' },
+		);
+		expect(items.map((item) => item.id)).toEqual([input[0].id, input[2].id]);
+		expect(paired).toEqual([0, 2]);
+		expect(errorItems).toEqual([{ ...input[1], ...failed }]);
+		expect(errorPaired).toEqual([1]);
+	});
+
+	test('a value refused before sending is a failed item too, in both Continue modes', async () => {
+		for (const mode of [true, 'errorOutput'] as const) {
+			const run = await world().runNode({ resource: 'user', operation: 'get', userId: byId('={{ $json.id }}') }, world().pat(), {
+				input: [{ id: 'not-a-uuid' }],
+				continueOnFail: mode,
+			});
+			const [item] = mode === true ? run.items : run.errorItems;
+			expect(item).toEqual(expect.objectContaining({ error: expect.stringContaining('User ID must be in UUID form'), message: 'Item 1: fix the value of "User" and run the node again.' }));
+		}
+		expect(await world().requests()).toEqual([]);
 	});
 
 	test('without Continue On Fail the error names the failing item', async () => {
 		const { error } = await world().runNode(
 			{ resource: 'user', operation: 'get', userId: byId('={{ $json.id }}') },
 			world().pat(),
-			{ input: [{ id: world().seed.users.member.id }, { id: 'no-such-user' }] },
+			{ input: [{ id: world().seed.users.member.id }, { id: '0b7e6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f' }] },
 		);
 		expect(error?.itemIndex).toBe(1);
 		expect(error?.httpCode).toBe('404');

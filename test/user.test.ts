@@ -51,9 +51,9 @@ describe('User', () => {
 	test('Create refuses a bad email and a bad time zone before sending anything', async () => {
 		const base = { resource: 'user', operation: 'create', givenName: 'A', familyName: 'B' };
 		const badEmail = await world().runNode({ ...base, email: 'not-an-email', timezone: 'Europe/Berlin' }, world().apiKey());
-		expect(badEmail.error?.message).toBe('Email must be an email address such as jane@example.com');
+		expect(badEmail.error?.message).toBe('Email must be an email address such as jane@example.com; "not-an-email" is not');
 		const badZone = await world().runNode({ ...base, email: 'a@example.com', timezone: 'Mars/Olympus' }, world().apiKey());
-		expect(badZone.error?.message).toBe('Timezone must be an IANA time zone such as Europe/Berlin or America/New_York');
+		expect(badZone.error?.message).toBe('Timezone must be an IANA time zone such as Europe/Berlin or America/New_York; "Mars/Olympus" is not');
 		expect(await world().requests()).toEqual([]);
 	});
 
@@ -150,7 +150,7 @@ describe('User', () => {
 		expect(again.error?.message).toBe('The API could not find the requested resource (HTTP 404)');
 		expect(again.error?.description).toContain('User not found');
 		expect((await world().requests()).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
-			`DELETE /v4/user/${id} 200`,
+			`DELETE /v4/user/${id} 204`,
 			`DELETE /v4/user/${id} 404`,
 		]);
 	});

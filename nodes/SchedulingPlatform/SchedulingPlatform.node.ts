@@ -27,6 +27,7 @@ import { handoffOperations, handoffProperties } from './resources/handoff';
 import { meetingTypeOperations, meetingTypeProperties } from './resources/meetingType';
 import { personalPageOperations, personalPageProperties } from './resources/personalPage';
 import { userOperations, userProperties } from './resources/user';
+import { uuidValidation } from './inputChecks';
 
 const properties: INodeProperties[] = [
 	{
@@ -58,6 +59,7 @@ const properties: INodeProperties[] = [
 				name: 'id',
 				type: 'string',
 				placeholder: 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc',
+				validation: uuidValidation('Act As User'),
 			},
 		],
 	},

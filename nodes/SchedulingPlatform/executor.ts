@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { InputProblem, inputProblem } from './inputChecks';
+import { InputProblem, inputProblem, isEmpty, typedValue } from './inputChecks';
 import { fetchMany } from './transport/pagination';
 import type { ApiRequest } from './transport/request';
 import { apiRequest } from './transport/request';
@@ -21,11 +21,12 @@ function sourceOf(source: ParamSource): Exclude<ParamSource, string> {
 	return typeof source === 'string' ? { param: source } : source;
 }
 
-function label(properties: INodeProperties[], param: string): string {
-	const top = param.split('.');
-	const owner = properties.find((p) => p.name === top[0]);
-	const inner = top[1] && owner?.options?.find((o) => 'name' in o && o.name === top[1]);
-	return (inner && 'displayName' in inner ? inner.displayName : owner?.displayName) ?? param;
+/** The property of a parameter among those shown: "name", or "collection.option". */
+function propertyOf(properties: INodeProperties[], param: string): INodeProperties | undefined {
+	const [top, inner] = param.split('.');
+	const owner = properties.find((p) => p.name === top);
+	if (!inner) return owner;
+	return owner?.options?.find((o): o is INodeProperties => 'name' in o && o.name === inner && 'type' in o);
 }
 
 /** The properties shown for the resource and operation: names repeat across resources, labels must not mix. */
@@ -45,6 +46,12 @@ function setPath(target: IDataObject, path: string, value: unknown): void {
 	node[keys[keys.length - 1]] = value as IDataObject[string];
 }
 
+/** The regex validation of the resource locator mode in use (n8n's own `validation` of a mode), if any. */
+function modeValidation(property: INodeProperties, mode: unknown): { regex: string; errorMessage: string } | undefined {
+	const rule = property.modes?.find((candidate) => candidate.name === mode)?.validation?.[0];
+	return rule && 'properties' in rule ? (rule.properties as { regex: string; errorMessage: string }) : undefined;
+}
+
 /** Answers of lookups in one node run, by request and acting user. A failed lookup is not kept. */
 type Lookups = Map<string, Promise<unknown>>;
 
@@ -56,30 +63,59 @@ class ItemRun {
 		private readonly lookups: Lookups,
 	) {}
 
-	/** A parameter of this item; unset (null, or no value in a collection) reads as undefined. */
+	label(param: string): string {
+		return propertyOf(this.properties, param)?.displayName ?? param;
+	}
+
+	/** How an ID field is named: a resource locator "Meeting Type" is "Meeting Type ID". */
+	idLabel(param: string): string {
+		const label = this.label(param);
+		return propertyOf(this.properties, param)?.type === 'resourceLocator' && !/\bID$/.test(label) ? `${label} ID` : label;
+	}
+
+	/**
+	 * A parameter of this item as its field's type (inputChecks.ts), unset as undefined; a required field left
+	 * empty, a value of the wrong type or an ID its resource locator mode refuses stops the item.
+	 */
 	read(param: string): unknown {
-		const value = this.ctx.getNodeParameter(param, this.itemIndex, null, { extractValue: true }) ?? undefined;
-		return typeof value === 'string' ? value.trim() : value;
+		const property = propertyOf(this.properties, param);
+		const raw = this.ctx.getNodeParameter(param, this.itemIndex, null, { extractValue: true });
+		const value = this.naming(param, () => typedValue(property, raw));
+		if (property?.required && isEmpty(value)) this.refuse(`${this.label(param)} is required`, param);
+		if (property?.type === 'resourceLocator' && !isEmpty(value)) this.checkMode(property, param, String(value));
+		return value;
+	}
+
+	/** The rule's message names the field itself (the editor shows it alone, under the field). */
+	private checkMode(property: INodeProperties, param: string, value: string): void {
+		const locator = this.ctx.getNodeParameter(param, this.itemIndex, null) as { mode?: string } | null;
+		const rule = modeValidation(property, locator?.mode);
+		if (rule && !new RegExp(rule.regex).test(value)) this.refuse(`${rule.errorMessage}; "${value}" is not`, param);
 	}
 
 	value(source: ParamSource): unknown {
 		const { param, check, convert, sendEmpty } = sourceOf(source);
 		const value = this.read(param);
 		const problem = [check ?? []].flat().map((name) => inputProblem(name, value)).find(Boolean);
-		if (problem) this.refuse(`${label(this.properties, param)} ${problem}`, param);
+		if (problem) this.refuse(`${this.label(param)} ${problem}`, param);
 		if (value === '' && !sendEmpty) return undefined;
 		if (!convert || value === undefined) return value;
+		return this.naming(param, () => convert(value, { read: (name) => this.read(name), timezone: this.ctx.getTimezone() }));
+	}
+
+	/** Runs a rule or converter of the field: an InputProblem becomes a refusal naming the field. */
+	private naming<T>(param: string, run: () => T): T {
 		try {
-			return convert(value, { read: (name) => this.read(name), timezone: this.ctx.getTimezone() });
+			return run();
 		} catch (error) {
-			if (error instanceof InputProblem) this.refuse(`${label(this.properties, param)} ${error.message}`, param);
-			throw new NodeOperationError(this.ctx.getNode(), error as Error, { itemIndex: this.itemIndex });
+			if (error instanceof InputProblem) this.refuse(`${this.label(param)} ${error.message}`, param);
+			throw asNodeError(this.ctx, error, this.itemIndex);
 		}
 	}
 
 	/** Stops the item before anything is sent. */
 	refuse(message: string, param?: string): never {
-		const field = param ? `the value of "${label(this.properties, param)}"` : 'the values named above';
+		const field = param ? `the value of "${this.label(param)}"` : 'the values named above';
 		throw new NodeOperationError(this.ctx.getNode(), message, {
 			itemIndex: this.itemIndex,
 			description: `Item ${this.itemIndex + 1}: fix ${field} and run the node again.`,
@@ -95,11 +131,16 @@ class ItemRun {
 		return result;
 	}
 
+	/** Path IDs: required, and never empty or only dots (which would change the path once URLs are normalised). */
 	pathParams(mapping: Record<string, ParamSource> = {}): Record<string, string> {
-		const required = Object.fromEntries(
-			Object.entries(mapping).map(([key, source]) => [key, { check: 'required' as const, ...sourceOf(source) }]),
-		);
-		return Object.fromEntries(Object.entries(required).map(([key, source]) => [key, String(this.value(source))]));
+		const params: Record<string, string> = {};
+		for (const [key, source] of Object.entries(mapping)) {
+			const { param } = sourceOf(source);
+			const value = String(this.value({ check: 'required', ...sourceOf(source) }) ?? '');
+			if (/^\.+$/.test(value)) this.refuse(`${this.idLabel(param)} cannot be "${value}": enter the ID of an existing item`, param);
+			params[key] = value;
+		}
+		return params;
 	}
 
 	private async lookup(request: ApiRequest): Promise<unknown> {
@@ -128,15 +169,16 @@ class ItemRun {
 			timezone: this.ctx.getTimezone(),
 			lookup: async (request) => await this.lookup(request),
 		};
-		const problem = definition.check?.(call.request);
+		const problem = definition.check?.(call.request, call);
 		if (problem) this.refuse(problem);
 		await definition.prepare?.(call);
 		if (definition.pagination) {
-			const returnAll = this.ctx.getNodeParameter('returnAll', this.itemIndex, false) as boolean;
-			const limit = returnAll ? undefined : (this.ctx.getNodeParameter('limit', this.itemIndex, 50) as number);
+			const limit = this.read('returnAll') === true ? undefined : (this.read('limit') as number);
 			return await fetchMany(this.ctx, this.itemIndex, call.request, definition.pagination, limit);
 		}
 		const answer = await apiRequest(this.ctx, this.itemIndex, call.request);
+		// A DELETE answers 204 with no body: the node says what happened itself.
+		if (definition.method === 'DELETE') return [{ deleted: true }];
 		if (definition.output) return definition.output(answer, call);
 		return (Array.isArray(answer) ? answer : [answer ?? {}]) as IDataObject[];
 	}
@@ -167,8 +209,11 @@ export async function executeDefinitions(
 			const results = await new ItemRun(ctx, itemIndex, shownFor(properties, resource, operation), lookups).run(definition);
 			output.push(...results.map((json) => ({ json, pairedItem })));
 		} catch (error) {
-			if (!ctx.continueOnFail()) throw asNodeError(ctx, error, itemIndex);
-			const json = error.description ? { error: error.message, description: error.description } : { error: error.message };
+			const nodeError = asNodeError(ctx, error, itemIndex);
+			if (!ctx.continueOnFail()) throw nodeError;
+			// Only `error` and `message`: n8n (1.x and 2.x) sends such an item to the error output under
+			// "Continue (using error output)"; any other key would keep it on the success output.
+			const json = nodeError.description ? { error: nodeError.message, message: nodeError.description } : { error: nodeError.message };
 			output.push({ json, pairedItem });
 		}
 	}

@@ -1,17 +1,46 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
 import { isUuid } from './transport/credentialChecks';
 
-/** Checks of user input that can be made before a request is sent. Each returns a problem or undefined. */
+/**
+ * Checks of user input that can be made before a request is sent:
+ * - one rule per field type (`typedValue`), driven by the property's own description (type, options,
+ *   minValue/maxValue, numberPrecision 0 for whole numbers), so every field of every node gets it and
+ *   values from expressions are converted or refused the same way;
+ * - named checks a definition adds for what the type cannot say (`inputProblem`: email, UUID, ...).
+ */
 
 /**
  * A value that cannot be sent, said as the end of a sentence about it ("must be an email address...").
- * Converters throw it; the executor names the field and the item.
+ * Rules and converters throw it; the executor names the field and the item.
  */
 export class InputProblem extends Error {}
 
-export type InputCheck = 'email' | 'timezone' | 'uuid' | 'required' | 'phone' | 'url';
+export type InputCheck = 'email' | 'timezone' | 'uuid' | 'required' | 'phone' | 'url' | { maxLength: number };
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Local part and domain of an email: no empty dot-separated parts (so no "..", no leading or trailing dot). */
+const EMAIL = /^[^\s@.]+(\.[^\s@.]+)*@([\p{L}\p{N}](-*[\p{L}\p{N}])*\.)+\p{L}[\p{L}\p{N}-]*[\p{L}\p{N}]$/iu;
 const E164 = /^\+[1-9]\d{6,14}$/;
+const COLOR = /^#[0-9a-f]{6}$/i;
+
+export const UUID_EXAMPLE = '6f1c2a7e-1b2c-4d5e-8f90-123456789abc';
+
+/**
+ * n8n's own validation of a resource locator's "By ID" mode, for IDs that are UUIDs: the editor shows the
+ * message under the field and refuses a wrong literal ID before running; the executor applies the same rule
+ * to IDs from expressions. Empty passes: whether an ID is required is the field's own rule.
+ */
+export function uuidValidation(what: string) {
+	return [
+		{
+			type: 'regex',
+			properties: {
+				regex: '^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})?$',
+				errorMessage: `${what} must be in UUID form, such as ${UUID_EXAMPLE}`,
+			},
+		},
+	];
+}
 
 function isWebAddress(value: string): boolean {
 	try {
@@ -21,7 +50,7 @@ function isWebAddress(value: string): boolean {
 	}
 }
 
-function isTimezone(value: string): boolean {
+export function isTimezone(value: string): boolean {
 	try {
 		new Intl.DateTimeFormat('en-US', { timeZone: value });
 		return true;
@@ -30,16 +59,120 @@ function isTimezone(value: string): boolean {
 	}
 }
 
-const CHECKS: Record<InputCheck, (value: string) => string | undefined> = {
+export const TIMEZONE_FORM = 'an IANA time zone such as Europe/Berlin or America/New_York';
+
+const CHECKS: Record<Exclude<InputCheck, object>, (value: string) => string | undefined> = {
 	required: (value) => (value.trim() === '' ? 'is required' : undefined),
-	email: (value) => (EMAIL.test(value) ? undefined : 'must be an email address such as jane@example.com'),
-	timezone: (value) => (isTimezone(value) ? undefined : 'must be an IANA time zone such as Europe/Berlin or America/New_York'),
-	uuid: (value) => (isUuid(value) ? undefined : 'must be an ID in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc'),
+	email: (value) => (EMAIL.test(value) ? undefined : `must be an email address such as jane@example.com; "${value}" is not`),
+	timezone: (value) => (isTimezone(value) ? undefined : `must be ${TIMEZONE_FORM}; "${value}" is not`),
+	uuid: (value) => (isUuid(value) ? undefined : `must be an ID in UUID form, such as ${UUID_EXAMPLE}; "${value}" is not`),
 	phone: (value) => (E164.test(value) ? undefined : 'must be a phone number in E.164 form: + and country code, digits only, such as +4915112345678'),
 	url: (value) => (isWebAddress(value) ? undefined : 'must be a web address starting with https:// or http://'),
 };
 
+/** The problem of a named check with this value, or undefined. Empty values pass every check but 'required'. */
 export function inputProblem(check: InputCheck, value: unknown): string | undefined {
-	if (check !== 'required' && (value === undefined || value === '')) return undefined;
+	if (check !== 'required' && isEmpty(value)) return undefined;
+	if (typeof check === 'object') {
+		const length = String(value).length;
+		return length > check.maxLength ? `must be at most ${check.maxLength} characters long; it has ${length}` : undefined;
+	}
 	return CHECKS[check](String(value ?? ''));
+}
+
+export function isEmpty(value: unknown): boolean {
+	return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+/** How a value is named in a sentence: text quoted, objects and lists by kind. */
+export function shown(value: unknown): string {
+	if (Array.isArray(value)) return 'a list';
+	if (value !== null && typeof value === 'object') return 'an object';
+	return typeof value === 'string' ? `"${value}"` : String(value);
+}
+
+function text(value: unknown): string {
+	if (value !== null && typeof value === 'object') throw new InputProblem(`must be text, not ${shown(value)}`);
+	return String(value).trim();
+}
+
+function numberKind(property: INodeProperties): string {
+	const { minValue, maxValue, numberPrecision } = property.typeOptions ?? {};
+	const kind = numberPrecision === 0 ? 'a whole number' : 'a number';
+	if (minValue !== undefined && maxValue !== undefined) return `${kind} from ${minValue} to ${maxValue}`;
+	if (minValue !== undefined) return `${kind} of at least ${minValue}`;
+	return maxValue !== undefined ? `${kind} of at most ${maxValue}` : kind;
+}
+
+function number(value: unknown, property: INodeProperties): number | '' {
+	if (typeof value === 'string' && value.trim() === '') return '';
+	const parsed = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
+	const { minValue, maxValue, numberPrecision } = property.typeOptions ?? {};
+	const fits =
+		Number.isFinite(parsed) &&
+		(numberPrecision !== 0 || Number.isInteger(parsed)) &&
+		(minValue === undefined || parsed >= minValue) &&
+		(maxValue === undefined || parsed <= maxValue);
+	if (!fits) throw new InputProblem(`must be ${numberKind(property)}, not ${shown(value)}`);
+	return parsed;
+}
+
+function boolean(value: unknown): boolean {
+	if (typeof value === 'boolean') return value;
+	const word = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+	if (word === 'true' || word === 'false') return word === 'true';
+	throw new InputProblem(`must be true or false, not ${shown(value)}`);
+}
+
+/** The option whose value the given one is (an expression may give "false" for false): its own value. */
+function option(value: unknown, property: INodeProperties): unknown {
+	const options = (property.options ?? []) as INodePropertyOptions[];
+	if (!options.length || property.typeOptions?.loadOptionsMethod) return typeof value === 'string' ? value.trim() : value;
+	const found = options.find((candidate) => candidate.value === value || String(candidate.value) === text(value));
+	if (!found) throw new InputProblem(`must be one of ${options.map((candidate) => shown(candidate.value)).join(', ')}; ${shown(value)} is not`);
+	return found.value;
+}
+
+function list(value: unknown): unknown[] {
+	if (Array.isArray(value)) return value;
+	return typeof value === 'string' ? value.split(',').map((part) => part.trim()).filter(Boolean) : [value];
+}
+
+const DATE_PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/;
+
+/** A date and time as text (a Date or Luxon DateTime from an expression becomes ISO text); impossible dates refused. */
+function calendarDate(value: unknown): string {
+	const iso = value instanceof Date ? value.toISOString() : typeof (value as { toISO?: unknown })?.toISO === 'function' ? String((value as { toISO: () => string }).toISO()) : text(value);
+	const [, y, mo, d, h = '0', mi = '0', s = '0'] = DATE_PARTS.exec(iso) ?? [];
+	if (!y) return iso;
+	const daysInMonth = new Date(Date.UTC(+y, +mo, 0)).getUTCDate();
+	if (+mo < 1 || +mo > 12 || +d < 1 || +d > daysInMonth) throw new InputProblem(`must be a real calendar date; "${iso}" has no day ${y}-${mo}-${d}`);
+	if (+h > 23 || +mi > 59 || +s > 59) throw new InputProblem(`must have a real time of day (00:00 to 23:59); "${iso}" does not`);
+	return iso;
+}
+
+function color(value: unknown): string {
+	const given = text(value);
+	if (given !== '' && !COLOR.test(given)) throw new InputProblem(`must be a color in #rrggbb form, such as #1a73e8; "${given}" is not`);
+	return given;
+}
+
+/** One rule per field type: the value as the field's type, converted from what an expression gave, or InputProblem. */
+const TYPE_RULES: Partial<Record<INodeProperties['type'], (value: unknown, property: INodeProperties) => unknown>> = {
+	string: (value, property) => (property.typeOptions?.multipleValues ? list(value).map(text) : text(value)),
+	number,
+	boolean,
+	options: option,
+	multiOptions: (value, property) => list(value).map((item) => option(item, property)),
+	dateTime: calendarDate,
+	color,
+	resourceLocator: text,
+};
+
+/** The value as its field's type; unset (undefined or null) stays undefined, and fields of no known type pass as they are. */
+export function typedValue(property: INodeProperties | undefined, value: unknown): unknown {
+	if (value === undefined || value === null) return undefined;
+	const rule = property && TYPE_RULES[property.type];
+	if (rule) return rule(value, property);
+	return typeof value === 'string' ? value.trim() : value;
 }

@@ -6,7 +6,7 @@ import type { ApiRequest } from './transport/request';
 
 /** What a converter or an operation hook may read besides its own value. */
 export interface InputReader {
-	/** Another parameter of the same item, unset as undefined (resource locators give their value). */
+	/** Another parameter of the same item as its field's type, unset as undefined (resource locators give their value). */
 	read(param: string): unknown;
 	/** The workflow's time zone (Settings > Timezone), for dates entered without an offset. */
 	timezone: string;
@@ -47,8 +47,11 @@ export interface OperationDefinition {
 	pagination?: Pagination;
 	/** False for endpoints that work with an API key and no acting user. */
 	needsUserContext?: boolean;
-	/** Checks across fields of the built request (end after start...): a problem stops the item before sending. */
-	check?: (request: OperationCall['request']) => string | undefined;
+	/**
+	 * Checks across fields of the built request (end after start, a switch that contradicts a value...):
+	 * a problem stops the item before sending.
+	 */
+	check?: (request: OperationCall['request'], call: OperationCall) => string | undefined;
 	/** Runs just before sending: may read what is needed first with `lookup` (the meeting type, to fill its hosts) or set values no single field gives (null to clear). */
 	prepare?: (call: OperationCall) => Promise<void>;
 	/** Picks the output items from the answer; by default an array gives one item per element. */

@@ -34,7 +34,6 @@ export const availability: Group = {
 		if (used) throw apiError(409, 'The availability is used by a meeting type');
 		for (const exception of store.exceptionsOf(target.id)) store.availabilityExceptions.delete(String(exception.id));
 		store.availabilities.delete(target.id);
-		return { deleted: true };
 	},
 };
 

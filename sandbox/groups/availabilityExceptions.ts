@@ -49,7 +49,6 @@ export const availabilityExceptions: Group = {
 
 	deleteAvailabilityException: (call) => {
 		call.store.availabilityExceptions.delete(String(visibleException(call).id));
-		return { deleted: true };
 	},
 };
 

@@ -34,7 +34,6 @@ export const bookingLinks: Group = {
 
 	deleteOneTimeBookingLink: (call) => {
 		call.store.oneTimeLinks.delete(visibleLink(call).id);
-		return { deleted: true };
 	},
 
 	getBookingLink: ({ actor, query, store }) => {

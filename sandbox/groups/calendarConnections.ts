@@ -52,7 +52,6 @@ export const calendarConnections: Group = {
 
 	deleteCalendarConnection: (call) => {
 		call.store.calendarConnections.delete(visibleConnection(call).id);
-		return { deleted: true };
 	},
 
 	getCalendarAuthUrl: ({ actor, params, query }) => {

@@ -35,6 +35,5 @@ export const meetingTypes: Group = {
 
 	deleteMeetingType: (call) => {
 		call.store.meetingTypes.delete(visibleMeetingType(call.store, call.actor, call.params.id).id);
-		return { deleted: true };
 	},
 };

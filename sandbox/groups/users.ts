@@ -41,7 +41,6 @@ export const users: Group = {
 		const user = pathUser(call);
 		if (user.id === call.actor.company.ownerId) throw apiError(409, 'The company owner cannot be deleted');
 		call.store.deleteUser(user.id);
-		return { deleted: true };
 	},
 };
 

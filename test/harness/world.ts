@@ -25,6 +25,9 @@ export interface LoggedRequest {
 export interface NodeRun {
 	items: IDataObject[];
 	paired: number[];
+	/** Items of the error output (Continue On Fail "using error output"), with the inputs they pair with. */
+	errorItems: IDataObject[];
+	errorPaired: number[];
 	error?: { message: string; description?: string; httpCode?: string; itemIndex?: number; name: string };
 	run: IRun;
 }
@@ -288,10 +291,11 @@ export class World {
 	async runNode(
 		parameters: IDataObject,
 		credential: CredentialRef,
-		options: { input?: IDataObject[]; continueOnFail?: boolean; timezone?: string } = {},
+		options: { input?: IDataObject[]; continueOnFail?: boolean | 'errorOutput'; timezone?: string } = {},
 	): Promise<NodeRun> {
 		const node = await this.nodeWith(parameters, credential);
-		node.onError = options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow';
+		const onError = { true: 'continueRegularOutput', false: 'stopWorkflow', errorOutput: 'continueErrorOutput' } as const;
+		node.onError = onError[String(options.continueOnFail ?? false) as keyof typeof onError];
 		const run = await runWorkflow({
 			nodes: [itemsNode(options.input), node],
 			connections: { Items: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
@@ -299,11 +303,14 @@ export class World {
 		});
 		assertNoSecret(serialise(run.data));
 		const task = run.data.resultData.runData[node.name]?.[0];
-		const out = task?.data?.main?.[0] ?? [];
+		const [out, failed] = [task?.data?.main?.[0] ?? [], task?.data?.main?.[1] ?? []];
 		const error = (task?.error ?? run.data.resultData.error) as NodeRun['error'] & { context?: IDataObject };
+		const pairs = (items: typeof out) => items.map((item) => (item.pairedItem as { item: number }).item);
 		return {
 			items: out.map((item) => item.json),
-			paired: out.map((item) => (item.pairedItem as { item: number }).item),
+			paired: pairs(out),
+			errorItems: failed.map((item) => item.json),
+			errorPaired: pairs(failed),
 			error: error && { ...errorOf(error), itemIndex: (error.context?.itemIndex as number | undefined) ?? undefined },
 			run,
 		};

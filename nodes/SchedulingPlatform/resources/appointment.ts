@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { dateTime, endAfterStart } from '../dates';
 import type { OperationCall, ResourceDefinitions } from '../types';
+import { uuidValidation } from '../inputChecks';
 
 const CLEAR_FLAGS: Record<string, string> = {
 	transcription: 'updateFields.clearTranscription',
@@ -229,7 +230,7 @@ export const appointmentProperties: INodeProperties[] = [
 		displayName: 'Limit',
 		name: 'limit',
 		type: 'number',
-		typeOptions: { minValue: 1 },
+		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: 50,
 		displayOptions: { show: { resource: ['appointment'], operation: ['getAll'], returnAll: [false] } },
 		description: 'Max number of results to return',
@@ -334,6 +335,7 @@ export const appointmentProperties: INodeProperties[] = [
 						name: 'id',
 						type: 'string',
 						placeholder: 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc',
+						validation: uuidValidation('User ID'),
 					},
 				],
 			},

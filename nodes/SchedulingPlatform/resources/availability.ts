@@ -300,7 +300,7 @@ export const availabilityProperties: INodeProperties[] = [
 		displayName: 'Limit',
 		name: 'limit',
 		type: 'number',
-		typeOptions: { minValue: 1 },
+		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: 50,
 		displayOptions: { show: { resource: ['availability'], operation: ['getAll'], returnAll: [false] } },
 		description: 'Max number of results to return',

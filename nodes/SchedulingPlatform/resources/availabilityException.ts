@@ -153,7 +153,7 @@ export const availabilityExceptionProperties: INodeProperties[] = [
 		displayName: 'Limit',
 		name: 'limit',
 		type: 'number',
-		typeOptions: { minValue: 1 },
+		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: 50,
 		displayOptions: { show: { resource: ['availabilityException'], operation: ['getAll'], returnAll: [false] } },
 		description: 'Max number of results to return',

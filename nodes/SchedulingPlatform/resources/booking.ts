@@ -12,7 +12,7 @@ const idList: Converter = (value) => {
 	const ids = (Array.isArray(value) ? value : String(value).split(',')).map((id) => String(id).trim()).filter(Boolean);
 	for (const id of ids) {
 		const problem = inputProblem('uuid', id);
-		if (problem) throw new InputProblem(`${problem}; "${id}" is not`);
+		if (problem) throw new InputProblem(problem);
 	}
 	return ids.length > 0 ? ids : undefined;
 };
@@ -114,7 +114,7 @@ const durationField: INodeProperties = {
 	displayName: 'Duration (Minutes)',
 	name: 'duration',
 	type: 'number',
-	typeOptions: { minValue: 5, maxValue: 480 },
+	typeOptions: { minValue: 5, maxValue: 480, numberPrecision: 0 },
 	default: 30,
 	description: 'Length of the meeting, 5 to 480 minutes; the meeting type\'s duration when not set',
 };

@@ -159,7 +159,7 @@ export const bookingLinkProperties: INodeProperties[] = [
 		displayName: 'Limit',
 		name: 'limit',
 		type: 'number',
-		typeOptions: { minValue: 1 },
+		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: 50,
 		displayOptions: { show: { resource: ['bookingLink'], operation: ['getAllOneTime'], returnAll: [false] } },
 		description: 'Max number of results to return',

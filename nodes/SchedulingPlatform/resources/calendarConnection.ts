@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceDefinitions } from '../types';
+import { uuidValidation } from '../inputChecks';
 
 /**
  * Calendar Connections V4 (api-reference §2). Connections come from the provider's OAuth flow, which
@@ -121,7 +122,7 @@ export const calendarConnectionProperties: INodeProperties[] = [
 		displayName: 'Limit',
 		name: 'limit',
 		type: 'number',
-		typeOptions: { minValue: 1 },
+		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: 50,
 		displayOptions: { show: { resource: ['calendarConnection'], operation: ['getAll'], returnAll: [false] } },
 		description: 'Max number of results to return',
@@ -152,6 +153,7 @@ export const calendarConnectionProperties: INodeProperties[] = [
 						name: 'id',
 						type: 'string',
 						placeholder: 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc',
+						validation: uuidValidation('User ID'),
 					},
 				],
 			},

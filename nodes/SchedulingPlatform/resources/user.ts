@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceDefinitions } from '../types';
+import { uuidValidation } from '../inputChecks';
 
 /** User V4 (api-reference §2). Create, update and delete need a Platform API key. */
 export const userOperations: ResourceDefinitions = {
@@ -114,7 +115,7 @@ export const userProperties: INodeProperties[] = [
 				displayName: 'Meeting Type Duration (Minutes)',
 				name: 'meetingTypeDuration',
 				type: 'number',
-				typeOptions: { minValue: 5, maxValue: 480 },
+				typeOptions: { minValue: 5, maxValue: 480, numberPrecision: 0 },
 				default: 30,
 				description: 'Duration of the default meeting type created with the user',
 			},
@@ -154,6 +155,7 @@ export const userProperties: INodeProperties[] = [
 				name: 'id',
 				type: 'string',
 				placeholder: 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc',
+				validation: uuidValidation('User ID'),
 			},
 		],
 	},
@@ -169,7 +171,7 @@ export const userProperties: INodeProperties[] = [
 		displayName: 'Limit',
 		name: 'limit',
 		type: 'number',
-		typeOptions: { minValue: 1 },
+		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: 50,
 		displayOptions: { show: { resource: ['user'], operation: ['getAll'], returnAll: [false] } },
 		description: 'Max number of results to return',

@@ -21,6 +21,9 @@ export function baseUrlProblem(value: unknown): string | undefined {
 	if (url.search || url.hash || url.username || url.password) {
 		return 'The Base URL must be a plain host root without query, fragment or user info, such as https://api.example.com';
 	}
+	if (url.pathname.replace(/\/+$/, '') !== '') {
+		return `The Base URL must be the host root without a path, such as ${url.origin} (not ${url.origin}${url.pathname}): the node adds the API paths such as /v4/... itself`;
+	}
 	if (url.protocol === 'https:') return undefined;
 	if (url.protocol === 'http:' && LOOPBACK_HOSTS.test(url.hostname)) return undefined;
 	return 'The Base URL must use https (plain http is accepted only for localhost, 127.x.x.x and [::1])';

@@ -1,5 +1,5 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /**
  * Turns an API error answer into a NodeApiError: the message says what happened, the description
@@ -21,7 +21,7 @@ const HOW_TO_FIX: Record<number, string> = {
 	403: 'Use a credential whose user, role, plan or token scope allows this operation.',
 	404: 'Check the ID: the resource may have been deleted, or it belongs to a user the credential cannot see.',
 	409: 'Reload the resource, check its current state and adjust the request.',
-	429: 'Wait a minute, or lower the number of requests (for example with Batch Size in the node settings).',
+	429: 'The API allows 100 requests per minute per credential. Wait a minute and run the node again, or spread the work over time (for example with a Wait node, or fewer items per run).',
 };
 
 /** Fixes for specific API sentences, more precise than the per-status fix. */
@@ -61,31 +61,58 @@ function howToFix(status: number, words: string, body: IDataObject): string {
 	return HOW_TO_FIX[status] ?? 'Check the request and try again.';
 }
 
+/** The text with every secret replaced, and objects and lists with every text inside them. */
+export function masked<T>(value: T, secrets: string[]): T {
+	if (typeof value === 'string') return secrets.reduce((text, secret) => text.split(secret).join('***'), value as string) as T;
+	if (Array.isArray(value)) return value.map((item) => masked(item, secrets)) as T;
+	if (value && typeof value === 'object') {
+		return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, masked(item, secrets)])) as T;
+	}
+	return value;
+}
+
 export function apiErrorFromResponse(
 	node: INode,
 	status: number,
-	body: unknown,
+	answer: unknown,
 	itemIndex: number,
-	extra = '',
+	options: { extra?: string; secrets?: string[] } = {},
 ): NodeApiError {
+	// Longest first, so a whole key is masked before its secret part.
+	const body = masked(answer, [...(options.secrets ?? [])].sort((a, b) => b.length - a.length));
 	const data: IDataObject = body && typeof body === 'object' ? (body as IDataObject) : {};
 	const words = apiWords(body);
 	const happened = WHAT_HAPPENED[status] ?? (status >= 500 ? 'The API failed with a server error' : 'The API answered with an error');
 	return new NodeApiError(node, { ...data, statusCode: status } as JsonObject, {
 		message: `${happened} (HTTP ${status})`,
-		description: `${words}${extra} ${howToFix(status, words, data)}`,
+		description: `${words}${options.extra ?? ''} ${howToFix(status, words, data)}`,
 		httpCode: String(status),
 		itemIndex,
 	});
 }
 
-export function networkError(node: INode, code: string, mayHaveBeenApplied: boolean, itemIndex: number): NodeApiError {
-	const hint = mayHaveBeenApplied
-		? 'The request was not retried because it changes data and may already have been applied: check the resource before running it again.'
-		: 'Check the Base URL in the credential and that the API is reachable from n8n, then try again.';
-	return new NodeApiError(node, { code } as JsonObject, {
-		message: `Could not get an answer from the API (${code})`,
-		description: hint,
+/**
+ * A request that got no answer. The network code goes in the description only: n8n replaces a message that
+ * names one with its own advice to retry immediately, which is wrong for a write that may have been applied.
+ */
+export function networkError(node: INode, code: string, mayHaveBeenApplied: boolean, itemIndex: number): NodeOperationError {
+	if (mayHaveBeenApplied) {
+		return new NodeOperationError(node, 'The connection broke before the API answered: the change may have been applied', {
+			description: `Network error ${code}. It was not sent again, because it changes data. Check the resource in the platform before running the node again, so nothing is done twice.`,
+			itemIndex,
+		});
+	}
+	return new NodeOperationError(node, 'Could not get an answer from the API', {
+		description: `Network error ${code}. Check the Base URL in the credential and that the API is reachable from n8n, then try again.`,
+		itemIndex,
+	});
+}
+
+/** A redirect that would take the credential to another origin, or from https to plain http: not followed. */
+export function redirectError(node: INode, status: number, host: string, baseUrl: string, itemIndex: number, protocol?: string): NodeOperationError {
+	const downgrade = protocol === 'http:' && baseUrl.startsWith('https:') ? ' over plain http' : '';
+	return new NodeOperationError(node, `The API redirected the request (HTTP ${status}) to ${host}${downgrade}; the redirect was not followed`, {
+		description: `Requests carry your credential, so they are only sent to the Base URL's own address (${baseUrl}). Check the Base URL in the credential: it may be an old or wrong address that now redirects elsewhere.`,
 		itemIndex,
 	});
 }

@@ -16,7 +16,7 @@ import {
 	normaliseBaseUrl,
 	personalAccessTokenProblem,
 } from './credentialChecks';
-import { apiErrorFromResponse, networkError } from './errors';
+import { apiErrorFromResponse, networkError, redirectError } from './errors';
 import { bucketKey, noteAnswer, takeToken } from './rateLimiter';
 
 /**
@@ -49,13 +49,20 @@ const RATE_LIMIT_TRIES = 5;
 const RATE_LIMIT_MAX_WAIT_MS = 60_000;
 const READ_TRIES = 3;
 const RETRYABLE_READ_STATUS = [502, 503, 504];
+/** Network errors after which the request certainly never reached the API. */
+const NOT_SENT = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
 
 interface Auth {
 	credentialType: string;
 	baseUrl: string;
 	actingUser: string;
 	bucket: string;
+	/** The credential's secret and its parts, masked wherever the API echoes them. */
+	secrets: string[];
 }
+
+/** Same-origin redirects followed at most. */
+const MAX_REDIRECTS = 5;
 
 function readParam(ctx: ApiContext, name: string, itemIndex: number, fallback: string): string {
 	const value =
@@ -93,16 +100,13 @@ async function resolveAuth(ctx: ApiContext, itemIndex: number, request: ApiReque
 		}
 	}
 	const baseUrl = normaliseBaseUrl(credentials.baseUrl);
-	return { credentialType, baseUrl, actingUser, bucket: bucketKey(credentialType, baseUrl, String(secret)) };
+	return { credentialType, baseUrl, actingUser, bucket: bucketKey(credentialType, baseUrl, String(secret)), secrets: secretParts(String(secret).trim()) };
 }
 
-/** An empty or dot-only segment would change the path after URL normalisation: refuse it. */
-function checkPathParams(ctx: ApiContext, itemIndex: number, params: Record<string, string> = {}): void {
-	for (const [name, value] of Object.entries(params)) {
-		if (/^\s*$|^\.+$/.test(value)) {
-			fail(ctx, `The ID for "${name}" is empty or not usable`, itemIndex, 'Pick an item from the list or enter its ID.');
-		}
-	}
+/** A PAT and the token after "rgo-"; an API key and its secret part after the second colon. */
+function secretParts(secret: string): string[] {
+	const part = secret.startsWith('rgo-') ? secret.slice(4) : secret.split(':').slice(2).join(':');
+	return part.length >= 8 ? [secret, part] : [secret];
 }
 
 function buildPath(template: string, params: Record<string, string> = {}): string {
@@ -134,11 +138,32 @@ function errorCode(error: unknown): string {
 	return err?.cause?.code ?? err?.code ?? 'ECONNRESET';
 }
 
+/**
+ * Where a redirect answer points, when it may be followed: the same origin as the Base URL only, so the
+ * credential never travels to another host or over plain http. Otherwise the error names the target.
+ */
+function redirectTarget(ctx: ApiContext, auth: Auth, response: IN8nHttpFullResponse, from: string, itemIndex: number): string {
+	const location = String(response.headers?.location ?? '');
+	let target: URL;
+	try {
+		target = new URL(location, from);
+	} catch {
+		throw redirectError(ctx.getNode(), response.statusCode, location || 'no address', auth.baseUrl, itemIndex);
+	}
+	if (target.origin !== new URL(auth.baseUrl).origin) throw redirectError(ctx.getNode(), response.statusCode, target.host, auth.baseUrl, itemIndex, target.protocol);
+	return target.href;
+}
+
+/** 307 and 308 repeat the request as it was; other redirects continue as a GET without body (as browsers and n8n do). */
+function redirected(options: IHttpRequestOptions, status: number, url: string): IHttpRequestOptions {
+	const keep = status === 307 || status === 308;
+	return keep ? { ...options, url, qs: undefined } : { ...options, url, qs: undefined, method: 'GET', body: undefined };
+}
+
 export async function apiRequest(ctx: ApiContext, itemIndex: number, request: ApiRequest): Promise<unknown> {
 	const auth = await resolveAuth(ctx, itemIndex, request);
-	checkPathParams(ctx, itemIndex, request.pathParams);
 	const headers: IDataObject = auth.actingUser ? { 'x-service-api-user-id': auth.actingUser } : {};
-	const options: IHttpRequestOptions = {
+	let options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${auth.baseUrl}${buildPath(request.path, request.pathParams)}`,
 		qs: request.qs,
@@ -148,9 +173,11 @@ export async function apiRequest(ctx: ApiContext, itemIndex: number, request: Ap
 		arrayFormat: 'repeat',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
 	};
 	const isRead = request.method === 'GET';
 	let waitedMs = 0;
+	let redirects = 0;
 	for (let attempt = 0; ; attempt++) {
 		let response: IN8nHttpFullResponse;
 		try {
@@ -160,9 +187,16 @@ export async function apiRequest(ctx: ApiContext, itemIndex: number, request: Ap
 				await sleep(backoffMs(attempt) / 2);
 				continue;
 			}
-			throw networkError(ctx.getNode(), errorCode(error), !isRead, itemIndex);
+			const code = errorCode(error);
+			throw networkError(ctx.getNode(), code, !isRead && !NOT_SENT.includes(code), itemIndex);
 		}
 		const status = response.statusCode;
+		if (status >= 300 && status < 400) {
+			if (++redirects > MAX_REDIRECTS) throw apiErrorFromResponse(ctx.getNode(), status, `More than ${MAX_REDIRECTS} redirects in a row`, itemIndex);
+			options = redirected(options, status, redirectTarget(ctx, auth, response, String(options.url), itemIndex));
+			attempt--;
+			continue;
+		}
 		if (status < 400) return response.body;
 		let delay: number | undefined;
 		if (status === 429 && attempt + 1 < RATE_LIMIT_TRIES) {
@@ -173,7 +207,7 @@ export async function apiRequest(ctx: ApiContext, itemIndex: number, request: Ap
 		}
 		if (delay === undefined) {
 			const extra = status === 429 ? ` (waited ${Math.round(waitedMs / 1000)} s over ${attempt + 1} tries)` : '';
-			throw apiErrorFromResponse(ctx.getNode(), status, response.body, itemIndex, extra);
+			throw apiErrorFromResponse(ctx.getNode(), status, response.body, itemIndex, { extra, secrets: auth.secrets });
 		}
 		waitedMs += delay;
 		await sleep(delay);
