@@ -160,6 +160,7 @@ const routes: ControlRoute[] = [
 			status: { type: 'integer', minimum: 100, maximum: 599 },
 			body: {},
 			retryAfter: { type: 'string' },
+			headers: { type: 'object' },
 			delayMs: atLeast(0),
 			drop: { type: 'boolean' },
 			times: atLeast(1),

@@ -8,6 +8,8 @@ export interface Fault {
 	status: number | null;
 	body: unknown;
 	retryAfter: string | null;
+	/** Extra response headers (a redirect's Location; a Content-Type other than JSON sends a text body as it is). */
+	headers: Record<string, string>;
 	delayMs: number;
 	drop: boolean;
 	times: number;
@@ -27,6 +29,7 @@ export class Faults {
 			status: input.status ?? null,
 			body: input.body ?? null,
 			retryAfter: input.retryAfter ?? null,
+			headers: input.headers ?? {},
 			delayMs: input.delayMs ?? 0,
 			drop: input.drop ?? false,
 			times: input.times ?? 1,

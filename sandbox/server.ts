@@ -94,7 +94,8 @@ function answer(run: () => Reply): Reply {
 
 function faultReply(fault: Fault, status: number): Reply {
 	const body = fault.body ?? apiError(status, STATUS_CODES[status] ?? 'Error').body;
-	return { status, body, headers: fault.retryAfter === null ? {} : { 'Retry-After': fault.retryAfter } };
+	const retryAfter = fault.retryAfter === null ? {} : { 'Retry-After': fault.retryAfter };
+	return { status, body, headers: { ...retryAfter, ...fault.headers } };
 }
 
 /** As body-parser reads it: JSON content types only, an empty JSON body is `{}`, malformed JSON a 400 to answer. */
@@ -125,8 +126,10 @@ function send(res: ServerResponse, reply: Reply): void {
 		res.end();
 		return;
 	}
-	res.writeHead(reply.status, { ...reply.headers, 'Content-Type': 'application/json; charset=utf-8' });
-	res.end(JSON.stringify(reply.body));
+	const headers = { 'Content-Type': 'application/json; charset=utf-8', ...reply.headers };
+	res.writeHead(reply.status, headers);
+	const json = /json/i.test(headers['Content-Type']);
+	res.end(json ? JSON.stringify(reply.body) : String(reply.body ?? ''));
 }
 
 function close(server: Server): Promise<void> {

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { InputProblem } from './inputChecks';
+import { InputProblem, isTimezone, TIMEZONE_FORM } from './inputChecks';
 import type { Converter, InputReader } from './types';
 
 /**
@@ -47,8 +47,12 @@ function localToOffset(value: string, zone: string): string {
 	return `${y}-${mo}-${d}T${h}:${mi}:${s}${formatOffset(offset)}`;
 }
 
+/** The zone named by the zone field, else the workflow's; a named zone that does not exist is refused, naming that field. */
 function zoneOf(zoneParam: string | undefined, input: InputReader): string {
 	const named = zoneParam ? String(input.read(zoneParam) ?? '') : '';
+	if (named && !isTimezone(named)) {
+		throw new InputProblem(`is read in the time zone given in "${input.label(zoneParam!)}", which must be ${TIMEZONE_FORM}; "${named}" is not`);
+	}
 	return named || input.timezone;
 }
 

@@ -10,7 +10,7 @@ import { InputProblem, inputProblem, isEmpty, typedValue } from './inputChecks';
 import { fetchMany } from './transport/pagination';
 import type { ApiRequest } from './transport/request';
 import { apiRequest } from './transport/request';
-import type { OperationCall, OperationDefinition, ParamSource, ResourceDefinitions } from './types';
+import type { InputReader, OperationCall, OperationDefinition, ParamSource, ResourceDefinitions } from './types';
 
 /**
  * The one executor: runs the definition of the chosen resource and operation for every input item
@@ -100,7 +100,12 @@ class ItemRun {
 		if (problem) this.refuse(`${this.label(param)} ${problem}`, param);
 		if (value === '' && !sendEmpty) return undefined;
 		if (!convert || value === undefined) return value;
-		return this.naming(param, () => convert(value, { read: (name) => this.read(name), timezone: this.ctx.getTimezone() }));
+		return this.naming(param, () => convert(value, this.reader()));
+	}
+
+	/** What converters and hooks may read besides their own value. */
+	reader(): InputReader {
+		return { read: (name) => this.read(name), label: (name) => this.label(name), timezone: this.ctx.getTimezone() };
 	}
 
 	/** Runs a rule or converter of the field: an InputProblem becomes a refusal naming the field. */
@@ -165,8 +170,7 @@ class ItemRun {
 				body: definition.method === 'GET' || definition.method === 'DELETE' ? undefined : this.collect(definition.body),
 				needsUserContext: definition.needsUserContext,
 			},
-			read: (name) => this.read(name),
-			timezone: this.ctx.getTimezone(),
+			...this.reader(),
 			lookup: async (request) => await this.lookup(request),
 		};
 		const problem = definition.check?.(call.request, call);

@@ -146,8 +146,8 @@ function calendarDate(value: unknown): string {
 	const [, y, mo, d, h = '0', mi = '0', s = '0'] = DATE_PARTS.exec(iso) ?? [];
 	if (!y) return iso;
 	const daysInMonth = new Date(Date.UTC(+y, +mo, 0)).getUTCDate();
-	if (+mo < 1 || +mo > 12 || +d < 1 || +d > daysInMonth) throw new InputProblem(`must be a real calendar date; "${iso}" has no day ${y}-${mo}-${d}`);
-	if (+h > 23 || +mi > 59 || +s > 59) throw new InputProblem(`must have a real time of day (00:00 to 23:59); "${iso}" does not`);
+	if (+mo < 1 || +mo > 12 || +d < 1 || +d > daysInMonth) throw new InputProblem(`must be a real date; ${y}-${mo}-${d} does not exist`);
+	if (+h > 23 || +mi > 59 || +s > 59) throw new InputProblem(`must have a time of day from 00:00 to 23:59; "${iso}" does not`);
 	return iso;
 }
 

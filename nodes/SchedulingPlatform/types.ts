@@ -10,6 +10,8 @@ export interface InputReader {
 	read(param: string): unknown;
 	/** The workflow's time zone (Settings > Timezone), for dates entered without an offset. */
 	timezone: string;
+	/** The label of a parameter, to name it in a sentence about another one. */
+	label(param: string): string;
 }
 
 /**
