@@ -94,7 +94,7 @@ function answer(run: () => Reply): Reply {
 
 function faultReply(fault: Fault, status: number): Reply {
 	const body = fault.body ?? apiError(status, STATUS_CODES[status] ?? 'Error').body;
-	const retryAfter = fault.retryAfter === null ? {} : { 'Retry-After': fault.retryAfter };
+	const retryAfter: Record<string, string> = fault.retryAfter === null ? {} : { 'Retry-After': fault.retryAfter };
 	return { status, body, headers: { ...retryAfter, ...fault.headers } };
 }
 
