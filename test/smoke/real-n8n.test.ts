@@ -158,3 +158,39 @@ test('n8n 1.123 loads the package and runs create user (API key), list meeting t
 	expect(log[1].headers.authorization).toBe(`Bearer ${seed.credentials.ownerPat}`);
 	expect(log[1].headers['x-service-api-user-id']).toBeUndefined();
 });
+
+test('n8n 1.123 sends a failed item to the error output under "Continue (using error output)"', async () => {
+	const files = mkdtempSync(join(tmpdir(), 'n8n-smoke-files-'));
+	writeFileSync(join(files, 'credentials.json'), JSON.stringify([
+		{ id: 'spPat0000000002', name: 'PAT', type: 'schedulingPlatformPatApi', data: { baseUrl: sandbox.url, token: seed.credentials.ownerPat } },
+	]));
+	const missing = '0b7e6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f';
+	writeFileSync(join(files, 'workflow.json'), JSON.stringify({
+		id: 'spSmokeErrorOut1',
+		name: 'Smoke error output',
+		active: false,
+		settings: {},
+		connections: { Start: { main: [[{ node: 'Get Users', type: 'main', index: 0 }]] } },
+		nodes: [
+			{ id: 'b1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'b2', name: 'Get Users', type: `${PACKAGE_NAME}.schedulingPlatform`, typeVersion: 1, position: [200, 0], onError: 'continueErrorOutput',
+				parameters: { resource: 'user', operation: 'get', userId: { __rl: true, mode: 'id', value: missing } },
+				credentials: { schedulingPlatformPatApi: { id: 'spPat0000000002', name: 'PAT' } },
+			},
+		],
+	}));
+	await n8n('import:credentials', `--input=${join(files, 'credentials.json')}`);
+	await n8n('import:workflow', `--input=${join(files, 'workflow.json')}`);
+	const stdout = await n8n('execute', '--id=spSmokeErrorOut1', '--rawOutput');
+	const result = JSON.parse(stdout.slice(stdout.indexOf('{')));
+	expect(result.data.resultData.error).toBeUndefined();
+	const [success, failed] = result.data.resultData.runData['Get Users'][0].data.main;
+	expect(success).toEqual([]);
+	expect(failed.map((item: { json: unknown }) => item.json)).toEqual([
+		{
+			error: 'The API could not find the requested resource (HTTP 404)',
+			message: 'User not found Check the ID: the resource may have been deleted, or it belongs to a user the credential cannot see.',
+		},
+	]);
+});
