@@ -103,20 +103,20 @@ function freeStarts(store: Store, query: HostQuery): DateTime[] {
 	const availability = hostAvailability(store, query.meetingType, query.hostId);
 	if (!availability) return [];
 	const busy = busyIntervals(store, query);
-	return openIntervals(store, availability, query.window)
-		.flatMap((interval) => gridStarts(interval, query.duration))
+	return hoursOf(store, availability, query.window)
+		.open.flatMap((interval) => gridStarts(interval, query.duration))
 		.filter((start) => start.toMillis() > query.now)
 		.filter((start) => !overlapsBusy(start, query, busy));
 }
 
-/** Weekly hours (in the availability's zone) ∪ extra-time exceptions − blocked exceptions. */
-function openIntervals(store: Store, availability: Availability, window: Interval): Interval[] {
+/** Open time (weekly hours in the availability's zone ∪ extra-time exceptions − blocked exceptions) and the blocked exceptions, around the window. */
+function hoursOf(store: Store, availability: Availability, window: Interval): { open: Interval[]; blocked: Interval[] } {
 	const exceptions = store.exceptionsOf(availability.id);
 	const toInterval = (exception: { start: string; end: string }) => Interval.fromISO(`${exception.start}/${exception.end}`);
 	const extra = exceptions.filter((exception) => exception.available).map(toInterval);
-	const blocked = exceptions.filter((exception) => !exception.available).map(toInterval);
-	const open = Interval.merge([...weeklyIntervals(availability, window), ...extra].filter((interval) => interval.isValid));
-	return open.flatMap((interval) => interval.difference(...blocked.filter((block) => block.isValid)));
+	const blocked = exceptions.filter((exception) => !exception.available).map(toInterval).filter((block) => block.isValid);
+	const working = Interval.merge([...weeklyIntervals(availability, window), ...extra].filter((interval) => interval.isValid));
+	return { open: working.flatMap((interval) => interval.difference(...blocked)), blocked };
 }
 
 function weeklyIntervals(availability: Availability, window: Interval): Interval[] {
@@ -146,20 +146,33 @@ function gridStarts(interval: Interval, duration: number): DateTime[] {
 	return starts;
 }
 
-function busyIntervals(store: Store, query: HostQuery): Appointment[] {
-	return [...store.appointments.values()].filter(
-		(appointment) => !appointment.isCancelled && appointment.hostIds.includes(query.hostId) && appointment.id !== query.ignoreAppointmentId,
-	);
+/** An appointment of the host, and the time a new meeting must keep clear of it. */
+interface Busy {
+	appointment: Appointment;
+	interval: Interval;
 }
 
-/** The slot widened by the meeting type's buffers overlaps an appointment, except a same-type group appointment with room at that start. */
-function overlapsBusy(start: DateTime, query: HostQuery, busy: Appointment[]): boolean {
-	const { bufferBefore, bufferAfter } = query.meetingType.meetingInfo;
-	const from = start.toMillis() - bufferBefore * 60_000;
-	const to = start.toMillis() + (query.duration + bufferAfter) * 60_000;
-	return busy.some(
-		(appointment) => !isJoinable(appointment, query.meetingType, start.toMillis()) && Date.parse(appointment.start) < to && from < Date.parse(appointment.end),
-	);
+/**
+ * The host's appointments widened by the meeting type's buffers (none without one): a new meeting may not
+ * overlap [start − buffer after, end + buffer before], so that its own buffers stay clear of the appointment.
+ */
+function busyIntervals(store: Store, query: { hostId: string; meetingType?: MeetingType; ignoreAppointmentId?: string }): Busy[] {
+	const { bufferBefore = 0, bufferAfter = 0 } = query.meetingType?.meetingInfo ?? {};
+	return [...store.appointments.values()]
+		.filter((appointment) => !appointment.isCancelled && appointment.hostIds.includes(query.hostId) && appointment.id !== query.ignoreAppointmentId)
+		.map((appointment) => ({
+			appointment,
+			interval: Interval.fromDateTimes(
+				DateTime.fromISO(appointment.start).minus({ minutes: bufferAfter }),
+				DateTime.fromISO(appointment.end).plus({ minutes: bufferBefore }),
+			),
+		}));
+}
+
+/** The meeting at this start overlaps a busy interval, except a same-type group appointment with room at that start. */
+function overlapsBusy(start: DateTime, query: HostQuery, busy: Busy[]): boolean {
+	const meeting = Interval.after(start, { minutes: query.duration });
+	return busy.some(({ appointment, interval }) => !isJoinable(appointment, query.meetingType, start.toMillis()) && interval.overlaps(meeting));
 }
 
 function activeAttendees(appointment: Appointment): number {
@@ -198,7 +211,12 @@ function groupByDate(starts: DateTime[], timezone: string): SlotDates {
 		const local = start.setZone(timezone);
 		const date = local.toISODate()!;
 		if (dates.at(-1)?.date !== date) dates.push({ date, spots: [] });
-		dates.at(-1)!.spots.push({ startTime: local.toFormat("yyyy-MM-dd'T'HH:mm:ssZZ") });
+		dates.at(-1)!.spots.push({ startTime: stamp(local, timezone) });
 	}
 	return { timezone, dates, earliestAvailableDate: dates[0]?.date ?? null };
+}
+
+/** A moment as the answers give it: local time in the zone with its offset, 2027-03-08T09:00:00+01:00. */
+function stamp(moment: DateTime, zone: string): string {
+	return moment.setZone(zone).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
 }
