@@ -19,6 +19,8 @@ export interface SlotQuery {
 	/** Minutes; the meeting type's duration when not given. */
 	duration?: number;
 	calculationMethod?: CalculationMethod;
+	/** An appointment that does not block (the one being rescheduled). */
+	ignoreAppointmentId?: string;
 }
 
 export interface SlotDates {
@@ -65,6 +67,61 @@ export function isSlotOpen(store: Store, check: SlotCheck): OpenSlot | undefined
 	return joining ?? (free.length ? { hostId: free[0] } : undefined);
 }
 
+export type BusyReason = 'appointment' | 'blocked' | 'outsideWorkingHours';
+
+export interface TimeframeQuery {
+	hostId: string;
+	/** When given: its availability counts for its own host, and its buffers widen the appointments. */
+	meetingType?: MeetingType;
+	/** A date (start of that day in `timezone`) or a date-time. */
+	start: string;
+	/** A date (end of that day in `timezone`, inclusive) or a date-time. */
+	end: string;
+	/** Zone of date-only bounds and of the answer's times. */
+	timezone: string;
+}
+
+export interface Stretch {
+	start: string;
+	end: string;
+}
+
+export interface Timeframe {
+	hostId: string;
+	available: Stretch[];
+	unavailable: Array<Stretch & { reason: BusyReason }>;
+}
+
+/**
+ * One host's free and busy stretches in the window, from the same open and busy intervals as the slots.
+ * A busy stretch has the first reason that applies: an appointment, blocked time, outside the working hours.
+ */
+export function hostTimeframe(store: Store, query: TimeframeQuery): Timeframe {
+	const window = queryWindow(query);
+	const availability = hostAvailability(store, query.meetingType, query.hostId);
+	const { open, blocked } = availability ? hoursOf(store, availability, window) : { open: [], blocked: [] };
+	const busy = Interval.merge(busyIntervals(store, query).map(({ interval }) => interval));
+	const free = within(open, window).flatMap((interval) => interval.difference(...busy));
+	const appointments = within(busy, window);
+	const blockedTime = within(Interval.merge(blocked), window).flatMap((interval) => interval.difference(...busy));
+	const outside = window.difference(...free, ...appointments, ...blockedTime);
+	const byReason: Array<[BusyReason, Interval[]]> = [['appointment', appointments], ['blocked', blockedTime], ['outsideWorkingHours', outside]];
+	const stretch = (interval: Interval): Stretch => ({ start: stamp(interval.start!, query.timezone), end: stamp(interval.end!, query.timezone) });
+	return {
+		hostId: query.hostId,
+		available: free.map(stretch),
+		unavailable: byReason
+			.flatMap(([reason, intervals]) => intervals.map((interval) => ({ interval, reason })))
+			.sort((a, b) => a.interval.start!.toMillis() - b.interval.start!.toMillis())
+			.map(({ interval, reason }) => ({ ...stretch(interval), reason })),
+	};
+}
+
+/** The parts of the intervals inside the window. */
+function within(intervals: Interval[], window: Interval): Interval[] {
+	return intervals.flatMap((interval) => interval.intersection(window) ?? []);
+}
+
 export interface OpenSlot {
 	hostId: string;
 	/** The host's group appointment at this start with a free spot, to join instead of creating one. */
@@ -83,8 +140,8 @@ function isJoinable(appointment: Appointment, meetingType: MeetingType, startMs:
 }
 
 /** The availability whose hours count for a host: the meeting type's for its own host, else the host's default. */
-function hostAvailability(store: Store, meetingType: MeetingType, hostId: string): Availability | undefined {
-	if (hostId === meetingType.userId) return store.availabilities.get(meetingType.availabilityId);
+function hostAvailability(store: Store, meetingType: MeetingType | undefined, hostId: string): Availability | undefined {
+	if (meetingType && hostId === meetingType.userId) return store.availabilities.get(meetingType.availabilityId);
 	return store.userAvailabilities(hostId).find((availability) => availability.isDefault);
 }
 
@@ -180,7 +237,7 @@ function activeAttendees(appointment: Appointment): number {
 }
 
 /** The asked range, end excluded: a date means its whole day in the requested zone; 400 when it does not run forward. */
-function queryWindow({ start, end, timezone }: SlotQuery): Interval {
+function queryWindow({ start, end, timezone }: Pick<SlotQuery, 'start' | 'end' | 'timezone'>): Interval {
 	const from = boundary(start, timezone, 'start');
 	const to = boundary(end, timezone, 'end');
 	if (to <= from) throw apiError(400, ['end must be later than start']);
