@@ -18,6 +18,7 @@ export interface Schema {
 	maximum?: number;
 	minLength?: number;
 	maxLength?: number;
+	maxItems?: number;
 	pattern?: string;
 }
 

@@ -132,7 +132,7 @@ const routes: ControlRoute[] = [
 	{
 		method: 'POST',
 		path: /^\/meeting-types\/([^/]+)\/approval$/,
-		body: object([], { bookingType: { type: 'string', enum: ['doubleOptIn', 'hostApproval'], nullable: true } }),
+		body: object([], { bookingType: { type: 'string', enum: ['doubleOptIn', 'requireHostConfirmation'], nullable: true } }),
 		run: (state, body, [id]) => {
 			const meetingType = found(state.store.meetingTypes, id, 'Meeting type');
 			const kind = body.bookingType as ApprovalKind | null | undefined;

@@ -19,6 +19,8 @@ export interface SlotQuery {
 	/** Minutes; the meeting type's duration when not given. */
 	duration?: number;
 	calculationMethod?: CalculationMethod;
+	/** An appointment that does not block (the one being rescheduled). */
+	ignoreAppointmentId?: string;
 }
 
 export interface SlotDates {
@@ -65,6 +67,61 @@ export function isSlotOpen(store: Store, check: SlotCheck): OpenSlot | undefined
 	return joining ?? (free.length ? { hostId: free[0] } : undefined);
 }
 
+export type BusyReason = 'appointment' | 'blocked' | 'outsideWorkingHours';
+
+export interface TimeframeQuery {
+	hostId: string;
+	/** When given: its availability counts for its own host, and its buffers widen the appointments. */
+	meetingType?: MeetingType;
+	/** A date (start of that day in `timezone`) or a date-time. */
+	start: string;
+	/** A date (end of that day in `timezone`, inclusive) or a date-time. */
+	end: string;
+	/** Zone of date-only bounds and of the answer's times. */
+	timezone: string;
+}
+
+export interface Stretch {
+	start: string;
+	end: string;
+}
+
+export interface Timeframe {
+	hostId: string;
+	available: Stretch[];
+	unavailable: Array<Stretch & { reason: BusyReason }>;
+}
+
+/**
+ * One host's free and busy stretches in the window, from the same open and busy intervals as the slots.
+ * A busy stretch has the first reason that applies: an appointment, blocked time, outside the working hours.
+ */
+export function hostTimeframe(store: Store, query: TimeframeQuery): Timeframe {
+	const window = queryWindow(query);
+	const availability = hostAvailability(store, query.meetingType, query.hostId);
+	const { open, blocked } = availability ? hoursOf(store, availability, window) : { open: [], blocked: [] };
+	const busy = Interval.merge(busyIntervals(store, query).map(({ interval }) => interval));
+	const free = within(open, window).flatMap((interval) => interval.difference(...busy));
+	const appointments = within(busy, window);
+	const blockedTime = within(Interval.merge(blocked), window).flatMap((interval) => interval.difference(...busy));
+	const outside = window.difference(...free, ...appointments, ...blockedTime);
+	const byReason: Array<[BusyReason, Interval[]]> = [['appointment', appointments], ['blocked', blockedTime], ['outsideWorkingHours', outside]];
+	const stretch = (interval: Interval): Stretch => ({ start: stamp(interval.start!, query.timezone), end: stamp(interval.end!, query.timezone) });
+	return {
+		hostId: query.hostId,
+		available: free.map(stretch),
+		unavailable: byReason
+			.flatMap(([reason, intervals]) => intervals.map((interval) => ({ interval, reason })))
+			.sort((a, b) => a.interval.start!.toMillis() - b.interval.start!.toMillis())
+			.map(({ interval, reason }) => ({ ...stretch(interval), reason })),
+	};
+}
+
+/** The parts of the intervals inside the window. */
+function within(intervals: Interval[], window: Interval): Interval[] {
+	return intervals.flatMap((interval) => interval.intersection(window) ?? []);
+}
+
 export interface OpenSlot {
 	hostId: string;
 	/** The host's group appointment at this start with a free spot, to join instead of creating one. */
@@ -83,8 +140,8 @@ function isJoinable(appointment: Appointment, meetingType: MeetingType, startMs:
 }
 
 /** The availability whose hours count for a host: the meeting type's for its own host, else the host's default. */
-function hostAvailability(store: Store, meetingType: MeetingType, hostId: string): Availability | undefined {
-	if (hostId === meetingType.userId) return store.availabilities.get(meetingType.availabilityId);
+function hostAvailability(store: Store, meetingType: MeetingType | undefined, hostId: string): Availability | undefined {
+	if (meetingType && hostId === meetingType.userId) return store.availabilities.get(meetingType.availabilityId);
 	return store.userAvailabilities(hostId).find((availability) => availability.isDefault);
 }
 
@@ -103,20 +160,20 @@ function freeStarts(store: Store, query: HostQuery): DateTime[] {
 	const availability = hostAvailability(store, query.meetingType, query.hostId);
 	if (!availability) return [];
 	const busy = busyIntervals(store, query);
-	return openIntervals(store, availability, query.window)
-		.flatMap((interval) => gridStarts(interval, query.duration))
+	return hoursOf(store, availability, query.window)
+		.open.flatMap((interval) => gridStarts(interval, query.duration))
 		.filter((start) => start.toMillis() > query.now)
 		.filter((start) => !overlapsBusy(start, query, busy));
 }
 
-/** Weekly hours (in the availability's zone) ∪ extra-time exceptions − blocked exceptions. */
-function openIntervals(store: Store, availability: Availability, window: Interval): Interval[] {
+/** Open time (weekly hours in the availability's zone ∪ extra-time exceptions − blocked exceptions) and the blocked exceptions, around the window. */
+function hoursOf(store: Store, availability: Availability, window: Interval): { open: Interval[]; blocked: Interval[] } {
 	const exceptions = store.exceptionsOf(availability.id);
 	const toInterval = (exception: { start: string; end: string }) => Interval.fromISO(`${exception.start}/${exception.end}`);
 	const extra = exceptions.filter((exception) => exception.available).map(toInterval);
-	const blocked = exceptions.filter((exception) => !exception.available).map(toInterval);
-	const open = Interval.merge([...weeklyIntervals(availability, window), ...extra].filter((interval) => interval.isValid));
-	return open.flatMap((interval) => interval.difference(...blocked.filter((block) => block.isValid)));
+	const blocked = exceptions.filter((exception) => !exception.available).map(toInterval).filter((block) => block.isValid);
+	const working = Interval.merge([...weeklyIntervals(availability, window), ...extra].filter((interval) => interval.isValid));
+	return { open: working.flatMap((interval) => interval.difference(...blocked)), blocked };
 }
 
 function weeklyIntervals(availability: Availability, window: Interval): Interval[] {
@@ -146,20 +203,33 @@ function gridStarts(interval: Interval, duration: number): DateTime[] {
 	return starts;
 }
 
-function busyIntervals(store: Store, query: HostQuery): Appointment[] {
-	return [...store.appointments.values()].filter(
-		(appointment) => !appointment.isCancelled && appointment.hostIds.includes(query.hostId) && appointment.id !== query.ignoreAppointmentId,
-	);
+/** An appointment of the host, and the time a new meeting must keep clear of it. */
+interface Busy {
+	appointment: Appointment;
+	interval: Interval;
 }
 
-/** The slot widened by the meeting type's buffers overlaps an appointment, except a same-type group appointment with room at that start. */
-function overlapsBusy(start: DateTime, query: HostQuery, busy: Appointment[]): boolean {
-	const { bufferBefore, bufferAfter } = query.meetingType.meetingInfo;
-	const from = start.toMillis() - bufferBefore * 60_000;
-	const to = start.toMillis() + (query.duration + bufferAfter) * 60_000;
-	return busy.some(
-		(appointment) => !isJoinable(appointment, query.meetingType, start.toMillis()) && Date.parse(appointment.start) < to && from < Date.parse(appointment.end),
-	);
+/**
+ * The host's appointments widened by the meeting type's buffers (none without one): a new meeting may not
+ * overlap [start − buffer after, end + buffer before], so that its own buffers stay clear of the appointment.
+ */
+function busyIntervals(store: Store, query: { hostId: string; meetingType?: MeetingType; ignoreAppointmentId?: string }): Busy[] {
+	const { bufferBefore = 0, bufferAfter = 0 } = query.meetingType?.meetingInfo ?? {};
+	return [...store.appointments.values()]
+		.filter((appointment) => !appointment.isCancelled && appointment.hostIds.includes(query.hostId) && appointment.id !== query.ignoreAppointmentId)
+		.map((appointment) => ({
+			appointment,
+			interval: Interval.fromDateTimes(
+				DateTime.fromISO(appointment.start).minus({ minutes: bufferAfter }),
+				DateTime.fromISO(appointment.end).plus({ minutes: bufferBefore }),
+			),
+		}));
+}
+
+/** The meeting at this start overlaps a busy interval, except a same-type group appointment with room at that start. */
+function overlapsBusy(start: DateTime, query: HostQuery, busy: Busy[]): boolean {
+	const meeting = Interval.after(start, { minutes: query.duration });
+	return busy.some(({ appointment, interval }) => !isJoinable(appointment, query.meetingType, start.toMillis()) && interval.overlaps(meeting));
 }
 
 function activeAttendees(appointment: Appointment): number {
@@ -167,7 +237,7 @@ function activeAttendees(appointment: Appointment): number {
 }
 
 /** The asked range, end excluded: a date means its whole day in the requested zone; 400 when it does not run forward. */
-function queryWindow({ start, end, timezone }: SlotQuery): Interval {
+function queryWindow({ start, end, timezone }: Pick<SlotQuery, 'start' | 'end' | 'timezone'>): Interval {
 	const from = boundary(start, timezone, 'start');
 	const to = boundary(end, timezone, 'end');
 	if (to <= from) throw apiError(400, ['end must be later than start']);
@@ -198,7 +268,12 @@ function groupByDate(starts: DateTime[], timezone: string): SlotDates {
 		const local = start.setZone(timezone);
 		const date = local.toISODate()!;
 		if (dates.at(-1)?.date !== date) dates.push({ date, spots: [] });
-		dates.at(-1)!.spots.push({ startTime: local.toFormat("yyyy-MM-dd'T'HH:mm:ssZZ") });
+		dates.at(-1)!.spots.push({ startTime: stamp(local, timezone) });
 	}
 	return { timezone, dates, earliestAvailableDate: dates[0]?.date ?? null };
+}
+
+/** A moment as the answers give it: local time in the zone with its offset, 2027-03-08T09:00:00+01:00. */
+function stamp(moment: DateTime, zone: string): string {
+	return moment.setZone(zone).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
 }

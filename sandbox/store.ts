@@ -149,11 +149,14 @@ export interface Appointment {
 	notes: string | null;
 	transcription: string | null;
 	summary: string | null;
+	/** Title and description of the calendar event, as booked. */
+	icsTitle: string | null;
+	icsDescription: string | null;
 	createdAt: string;
 	updatedAt: string;
 }
 
-export type ApprovalKind = 'doubleOptIn' | 'hostApproval';
+export type ApprovalKind = 'doubleOptIn' | 'requireHostConfirmation';
 
 export interface ProvisionalBooking {
 	id: string;

@@ -92,6 +92,7 @@ function violations(schema: Schema, value: unknown): string[] {
 	if (schema.enum) checks.push([(v) => schema.enum!.includes(v), `must be one of the following values: ${schema.enum.join(', ')}`]);
 	if (schema.minLength !== undefined) checks.push(minLength(schema.minLength));
 	if (schema.maxLength !== undefined) checks.push([(v) => typeof v === 'string' && v.length <= schema.maxLength!, `must be shorter than or equal to ${schema.maxLength} characters`]);
+	if (schema.maxItems !== undefined) checks.push([(v) => Array.isArray(v) && v.length <= schema.maxItems!, `must contain no more than ${schema.maxItems} elements`]);
 	if (schema.pattern) checks.push([(v) => typeof v === 'string' && new RegExp(schema.pattern!).test(v), `must match /${schema.pattern}/ regular expression`]);
 	if (schema.maximum !== undefined) checks.push([(v) => typeof v === 'number' && v <= schema.maximum!, `must not be greater than ${schema.maximum}`]);
 	if (schema.minimum !== undefined) checks.push([(v) => typeof v === 'number' && v >= schema.minimum!, `must not be less than ${schema.minimum}`]);

@@ -167,15 +167,14 @@ describe('Appointment', () => {
 		]);
 	});
 
-	test('Cancel with a reason over 500 characters surfaces the API\'s words; One Attendee with an ID that resolves to nothing is refused before sending', async () => {
+	test('Cancel with a reason over 500 characters and One Attendee with an ID that resolves to nothing are refused before sending', async () => {
 		const appointment = await world().bookAppointment(meetingTypes['30 Minute Meeting'], '2026-03-05T11:00:00+01:00');
 		const long = await world().runNode(
 			{ resource: 'appointment', operation: 'cancel', appointmentId: byId(appointment.id as string), cancelFor: 'all', additionalFields: { reason: 'x'.repeat(501) } },
 			world().pat(),
 		);
-		expect(long.error?.message).toBe('The API rejected the request as invalid (HTTP 400)');
-		expect(long.error?.description).toBe('reason must be shorter than or equal to 500 characters Correct the fields named above and run the node again.');
-		await world().clearRequests();
+		expect(long.error?.message).toBe('Reason must be at most 500 characters long; it has 501');
+		expect(long.error?.description).toBe('Item 1: fix the value of "Reason" and run the node again.');
 		const noAttendee = await world().runNode(
 			{ resource: 'appointment', operation: 'cancel', appointmentId: byId(appointment.id as string), cancelFor: 'one', attendeeId: '={{ $json.missing ?? "" }}' },
 			world().pat(),
@@ -183,6 +182,20 @@ describe('Appointment', () => {
 		expect(noAttendee.error?.message).toBe('Attendee ID is required');
 		expect(await world().requests()).toEqual([]);
 		expect((await world().api('GET', `/v4/appointment/${appointment.id as string}`, ownerPat())).body.isCancelled).toBe(false);
+	});
+
+	test('Cancel Entire Series is sent; the sandbox has no series, so the appointment is cancelled as its own series', async () => {
+		const appointment = await world().bookAppointment(meetingTypes['30 Minute Meeting'], '2026-03-05T13:00:00+01:00');
+		const id = appointment.id as string;
+		const { items, error } = await world().runNode(
+			{ resource: 'appointment', operation: 'cancel', appointmentId: byId(id), cancelFor: 'all', additionalFields: { cancelEntireSeries: true } },
+			world().pat(),
+		);
+		expect(error).toBeUndefined();
+		expect(items).toEqual([expect.objectContaining({ id, isCancelled: true, cancel: { reason: null, actionAt: expect.any(String), actionBy: owner().id } })]);
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'POST', path: `/v4/appointment/${id}/cancel`, query: '', headers: world().patHeaders(ownerPat(), true), body: { cancelAll: true, cancelEntireSeries: true } },
+		]);
 	});
 
 	test('Cancel in a group appointment: one attendee, then the rest; the API refuses a cancel naming nobody (400)', async () => {
@@ -297,6 +310,16 @@ describe('Appointment', () => {
 		]);
 	});
 
+	test('Update Transcription refuses a text together with the switch that clears it, naming both, before sending', async () => {
+		const base = { resource: 'appointment', operation: 'updateTranscription', appointmentId: byId('3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f') };
+		const transcription = await world().runNode({ ...base, updateFields: { transcription: '# Call', clearTranscription: true } }, world().pat());
+		expect(transcription.error?.message).toBe('Transcription and Clear Transcription contradict each other: remove the Transcription text or turn Clear Transcription off');
+		const summary = await world().runNode({ ...base, updateFields: { transcription: '# Call', summary: '- agreed', clearSummary: true } }, world().pat());
+		expect(summary.error?.message).toBe('Summary and Clear Summary contradict each other: remove the Summary text or turn Clear Summary off');
+		expect(summary.error?.description).toBe('Item 1: fix the values named above and run the node again.');
+		expect(await world().requests()).toEqual([]);
+	});
+
 	test('the appointment list for the resource locator searches attendees through the API, newest first', async () => {
 		const first = await world().bookAppointment(meetingTypes['30 Minute Meeting'], '2026-03-10T09:00:00+01:00', 'Hedy', 'Lamarr');
 		const second = await world().bookAppointment(meetingTypes['30 Minute Meeting'], '2026-03-11T09:00:00+01:00', 'Hedy', 'Lamarr');
@@ -308,5 +331,31 @@ describe('Appointment', () => {
 		expect((await world().requests()).map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual([
 			'GET /v4/appointment/paginated?page=0&pageSize=100&sortBy=appointment.start&sortDirection=DESC&search=lamarr',
 		]);
+	});
+
+	// Moves the clock: keep it last.
+	test('Get Today lists what the acting user hosts today in their own time zone, by start, without cancelled ones', async () => {
+		// The owner works in Berlin (+01:00). Booked on Thu 12 March: 16:30, 09:00 and 11:00 (then cancelled); Fri 13 March 09:00.
+		const late = await world().bookAppointment(meetingTypes['30 Minute Meeting'], '2026-03-12T16:30:00+01:00');
+		const early = await world().bookAppointment(meetingTypes['30 Minute Meeting'], '2026-03-12T09:00:00+01:00');
+		const cancelled = await world().bookAppointment(meetingTypes['30 Minute Meeting'], '2026-03-12T11:00:00+01:00');
+		await world().bookAppointment(meetingTypes['30 Minute Meeting'], '2026-03-13T09:00:00+01:00');
+		await world().api('POST', `/v4/appointment/${cancelled.id as string}/cancel`, ownerPat(), { body: { cancelAll: true } });
+		// 23:30 UTC on 11 March is already 00:30 on 12 March in Berlin.
+		await world().control('POST', '/__sandbox/clock/set', { now: '2026-03-11T23:30:00Z' });
+		await world().clearRequests();
+		try {
+			const { items, error } = await world().runNode({ resource: 'appointment', operation: 'getToday' }, world().pat());
+			expect(error).toBeUndefined();
+			expect(items).toEqual([early, late]);
+			const member = await world().runNode({ resource: 'appointment', operation: 'getToday' }, world().pat(world().seed.credentials.memberPat));
+			expect(member.items).toEqual([]);
+			expect((await world().requests()).map(wire)).toEqual([
+				{ method: 'GET', path: '/v4/appointment/today', query: '', headers: world().patHeaders(), body: null },
+				{ method: 'GET', path: '/v4/appointment/today', query: '', headers: world().patHeaders(world().seed.credentials.memberPat), body: null },
+			]);
+		} finally {
+			await world().control('POST', '/__sandbox/clock/set', { now: '2026-03-01T12:00:00Z' });
+		}
 	});
 });

@@ -85,6 +85,15 @@ describe('Attendee', () => {
 		]);
 	});
 
+	test('Remove refuses a reason over 500 characters before sending', async () => {
+		const { error } = await world().runNode(
+			{ resource: 'attendee', operation: 'remove', appointmentId: byId('some-appointment'), attendeeId: 'some-attendee', additionalFields: { reason: 'x'.repeat(501) } },
+			world().pat(),
+		);
+		expect(error?.message).toBe('Reason must be at most 500 characters long; it has 501');
+		expect(await world().requests()).toEqual([]);
+	});
+
 	test('Send Quick Mail: five go out, the sixth fails at once with the API\'s words and what to do; five minutes later it works', async () => {
 		const appointment = await world().bookAppointment(defaultType, '2026-03-02T11:00:00+01:00', 'Hedy', 'Lamarr');
 		const [attendee] = attendeesOf(appointment);

@@ -9,12 +9,15 @@ const world = useWorld();
 const ownerPat = () => world().seed.credentials.ownerPat;
 const owner = () => world().seed.users.owner;
 
+/** Booking → Create for an attendee named Jane Doe unless `extra` says otherwise. */
 const create = (meetingTypeId: string, start: string, email: string, extra: IDataObject = {}) => ({
 	resource: 'booking',
 	operation: 'create',
 	meetingTypeId: byId(meetingTypeId),
 	start,
 	email,
+	firstName: 'Jane',
+	lastName: 'Doe',
 	...extra,
 });
 
@@ -110,6 +113,37 @@ describe('Booking: Get Open Slots', () => {
 		expect(member).toEqual({ timezone: 'Europe/Berlin', dates: [{ date: '2027-03-09', spots: [{ startTime: '2027-03-09T09:00:00+01:00' }] }], earliestAvailableDate: '2027-03-09' });
 	});
 
+	test('Rescheduling Appointment: the appointment being moved does not take its own slot', async () => {
+		const id = await world().createMeetingType('Slots Rescheduling');
+		const booked = await world().bookAppointment(id, '2027-03-17T10:00:00+01:00');
+		const starts = async (additionalFields: IDataObject) => {
+			const { items, error } = await world().runNode(
+				{
+					resource: 'booking',
+					operation: 'getSlots',
+					meetingTypeId: byId(id),
+					start: '2027-03-17T09:30:00+01:00',
+					end: '2027-03-17T11:00:00+01:00',
+					additionalFields: { hostIds: [owner().id], ...additionalFields },
+				},
+				world().pat(),
+			);
+			expect(error).toBeUndefined();
+			return items.map((item) => item.startTime);
+		};
+		expect(await starts({})).toEqual(['2027-03-17T09:30:00+01:00', '2027-03-17T10:30:00+01:00']);
+		expect(await starts({ existingAppointmentId: byId(booked.id as string) })).toEqual([
+			'2027-03-17T09:30:00+01:00',
+			'2027-03-17T10:00:00+01:00',
+			'2027-03-17T10:30:00+01:00',
+		]);
+		const query = `meetingTypeId=${id}&start=2027-03-17T09%3A30%3A00%2B01%3A00&end=2027-03-17T11%3A00%3A00%2B01%3A00&hostIds=${owner().id}`;
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: '/v4/booking-availability', query, headers: world().patHeaders(), body: null },
+			{ method: 'GET', path: '/v4/booking-availability', query: `${query}&existingAppointmentId=${booked.id as string}`, headers: world().patHeaders(), body: null },
+		]);
+	});
+
 	test('bad input is refused before sending: end before start, a non-IANA time zone, a host ID that is not a UUID', async () => {
 		const id = await world().createMeetingType('Slots Refused');
 		const base = { resource: 'booking', operation: 'getSlots', meetingTypeId: byId(id) };
@@ -119,6 +153,114 @@ describe('Booking: Get Open Slots', () => {
 		expect(zone.error?.message).toBe('Timezone must be an IANA time zone such as Europe/Berlin or America/New_York; "Berlin" is not');
 		const host = await world().runNode({ ...base, start: '2027-03-09', end: '2027-03-10', additionalFields: { hostIds: 'ada' } }, world().pat());
 		expect(host.error?.message).toBe('Host Names or IDs must be an ID in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc; "ada" is not');
+		expect(await world().requests()).toEqual([]);
+	});
+});
+
+describe('Booking: Get Host Availability', () => {
+	/** Tue 2027-03-16, Ada's Berlin day (+01:00): hours 09:00–17:00, blocked 10:00–11:00, an appointment 14:00–14:30. */
+	const at = (time: string) => `2027-03-16T${time}:00+01:00`;
+	/** A 30-minute meeting type with 15 minutes of buffer before and 10 after. */
+	let buffered = '';
+
+	beforeAll(async () => {
+		const availabilities = (await world().api('GET', '/availability', ownerPat())).body;
+		const availabilityId = availabilities.find((availability) => availability.isDefault)?.id;
+		const blocked = { availabilityId, available: false, start: at('10:00'), end: at('11:00'), title: 'Dentist' };
+		expect((await world().api('POST', '/availability-exception', ownerPat(), { body: blocked })).status).toBe(201);
+		buffered = await world().createMeetingType('Timeframe Buffers');
+		await world().api('PATCH', `/v4/meeting-type/${buffered}`, ownerPat(), { body: { meetingInfo: { bufferBefore: 15, bufferAfter: 10 } } });
+		await world().bookAppointment(buffered, at('14:00'));
+	});
+
+	test('one item: the free and busy stretches of whole days in the user\'s time zone, each busy one with its reason', async () => {
+		const { items, error } = await world().runNode(
+			{ resource: 'booking', operation: 'getHostAvailability', userId: byId(owner().id), start: '2027-03-16', end: '2027-03-16' },
+			world().pat(),
+		);
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: `/v4/booking-availability/user/${owner().id}/timeframe`, query: 'start=2027-03-16&end=2027-03-16', headers: world().patHeaders(), body: null },
+		]);
+		expect(items).toEqual([
+			{
+				hostId: owner().id,
+				available: [
+					{ start: at('09:00'), end: at('10:00') },
+					{ start: at('11:00'), end: at('14:00') },
+					{ start: at('14:30'), end: at('17:00') },
+				],
+				unavailable: [
+					{ start: at('00:00'), end: at('09:00'), reason: 'outsideWorkingHours' },
+					{ start: at('10:00'), end: at('11:00'), reason: 'blocked' },
+					{ start: at('14:00'), end: at('14:30'), reason: 'appointment' },
+					{ start: at('17:00'), end: '2027-03-17T00:00:00+01:00', reason: 'outsideWorkingHours' },
+				],
+			},
+		]);
+	});
+
+	test('with a meeting type its buffers widen the appointment, as in the open slots; One Item per Stretch gives them in time order', async () => {
+		const { items, error } = await world().runNode(
+			{
+				resource: 'booking',
+				operation: 'getHostAvailability',
+				userId: byId(owner().id),
+				start: '2027-03-16T08:00:00',
+				end: '2027-03-16T18:00:00',
+				additionalFields: { meetingTypeId: byId(buffered) },
+				output: 'stretches',
+			},
+			world().pat(),
+			{ timezone: 'Europe/Berlin' },
+		);
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map((request) => request.query)).toEqual([
+			`start=2027-03-16T08%3A00%3A00%2B01%3A00&end=2027-03-16T18%3A00%3A00%2B01%3A00&meetingTypeId=${buffered}`,
+		]);
+		// A meeting may not overlap [14:00 − 10 min after, 14:30 + 15 min before] = 13:50–14:45.
+		const stretch = (start: string, end: string, reason: string | null) => ({ start: at(start), end: at(end), available: reason === null, reason });
+		expect(items).toEqual([
+			stretch('08:00', '09:00', 'outsideWorkingHours'),
+			stretch('09:00', '10:00', null),
+			stretch('10:00', '11:00', 'blocked'),
+			stretch('11:00', '13:50', null),
+			stretch('13:50', '14:45', 'appointment'),
+			stretch('14:45', '17:00', null),
+			stretch('17:00', '18:00', 'outsideWorkingHours'),
+		]);
+		// The open slots of that meeting type are the 30-minute grid starts whose meeting fits in a free stretch.
+		const slots = await world().api('GET', `/v4/booking-availability?meetingTypeId=${buffered}&start=2027-03-16&end=2027-03-16&hostIds=${owner().id}`, ownerPat());
+		const times = ['09:00', '09:30', '11:00', '11:30', '12:00', '12:30', '13:00', '15:00', '15:30', '16:00', '16:30'];
+		expect(slots.body.dates).toEqual([{ date: '2027-03-16', spots: times.map((time) => ({ startTime: at(time) })) }]);
+	});
+
+	test('any user of the company may read a colleague\'s stretches; a user of another company gets 404', async () => {
+		const member = await world().runNode(
+			{ resource: 'booking', operation: 'getHostAvailability', userId: byId(owner().id), start: at('09:00'), end: at('10:00') },
+			world().pat(world().seed.credentials.memberPat),
+		);
+		expect(member.items).toEqual([{ hostId: owner().id, available: [{ start: at('09:00'), end: at('10:00') }], unavailable: [] }]);
+		const { token: outsiderPat } = await world().mintPat(world().seed.users.outsider.id);
+		const outsider = await world().runNode(
+			{ resource: 'booking', operation: 'getHostAvailability', userId: byId(owner().id), start: at('09:00'), end: at('10:00') },
+			world().pat(outsiderPat),
+		);
+		expect(outsider.error?.httpCode).toBe('404');
+		expect(outsider.error?.description).toContain('User not found');
+	});
+
+	test('bad input is refused before sending: a user ID from an expression that is not a UUID, End before Start, no Start', async () => {
+		const base = { resource: 'booking', operation: 'getHostAvailability', userId: byId(owner().id), start: '2027-03-16', end: '2027-03-16' };
+		const cases: Array<[IDataObject, string]> = [
+			[{ ...base, userId: byId('={{ "ada" }}') }, 'User ID must be in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc; "ada" is not'],
+			[{ ...base, end: '2027-03-15' }, 'End (2027-03-15) must be later than Start (2027-03-16)'],
+			[{ ...base, start: '={{ $json.missing ?? "" }}' }, 'Start is required'],
+		];
+		for (const [parameters, message] of cases) {
+			const { error } = await world().runNode(parameters, world().pat());
+			expect(error?.message).toBe(message);
+		}
 		expect(await world().requests()).toEqual([]);
 	});
 });
@@ -170,7 +312,7 @@ describe('Booking: Create', () => {
 				body: {
 					meetingTypeId: id,
 					start: '2027-03-08T10:00:00+01:00',
-					attendee: { email: 'jane@example.com', receiveReminders: true, notes: {} },
+					attendee: { email: 'jane@example.com', firstname: 'Jane', lastname: 'Doe', receiveReminders: true, notes: {} },
 					hostIds: [owner().id],
 				},
 			},
@@ -187,7 +329,11 @@ describe('Booking: Create', () => {
 			hostIds: [owner().id],
 			location: null,
 			notes: null,
-			attendees: [expect.objectContaining({ email: 'jane@example.com', receiveReminders: true, notes: {}, isCancelled: false, contactId: expect.any(String) })],
+			attendees: [
+				expect.objectContaining({ email: 'jane@example.com', fullname: 'Jane Doe', receiveReminders: true, notes: {}, guests: [], isCancelled: false, contactId: expect.any(String) }),
+			],
+			icsTitle: null,
+			icsDescription: null,
 		});
 	});
 
@@ -255,6 +401,67 @@ describe('Booking: Create', () => {
 		});
 	});
 
+	test('guests, calendar event title and description and a phone-only booking reach the body; Full Name alone names the attendee', async () => {
+		const id = await world().createMeetingType('Create Extras');
+		const { items, error } = await world().runNode(
+			create(id, '2027-03-12T10:00:00+01:00', 'jq@example.com', {
+				firstName: '',
+				lastName: '',
+				additionalFields: {
+					fullName: 'Jane Q. Doe',
+					guests: ['ann@example.com', '={{ "bob@example.com, cy@example.com" }}'],
+					icsTitle: 'Kickoff with Jane',
+					icsDescription: 'Agenda:\n- goals\n- next steps',
+					phone: '+4915112345678',
+					phoneOnlyBooking: true,
+				},
+			}),
+			world().pat(),
+		);
+		expect(error).toBeUndefined();
+		const guests = ['ann@example.com', 'bob@example.com', 'cy@example.com'];
+		expect((await world().requests()).map(wire)[1]).toEqual({
+			method: 'POST',
+			path: '/v4/booking',
+			query: '',
+			headers: world().patHeaders(ownerPat(), true),
+			body: {
+				meetingTypeId: id,
+				start: '2027-03-12T10:00:00+01:00',
+				attendee: { email: 'jq@example.com', fullname: 'Jane Q. Doe', phone: '+4915112345678', receiveReminders: true, notes: {}, bringalongEmails: guests },
+				hostIds: [owner().id],
+				icsTitle: 'Kickoff with Jane',
+				icsDescription: 'Agenda:\n- goals\n- next steps',
+				phoneOnlyBooking: true,
+			},
+		});
+		expect(await appointment(items[0].appointmentId as string)).toMatchObject({
+			icsTitle: 'Kickoff with Jane',
+			icsDescription: 'Agenda:\n- goals\n- next steps',
+			attendees: [expect.objectContaining({ fullname: 'Jane Q. Doe', firstname: null, lastname: null, phone: '+4915112345678', guests })],
+		});
+	});
+
+	test('the sandbox checks guests, calendar texts and a phone-only booking with the API\'s words', async () => {
+		const id = await world().createMeetingType('Create Extras Sandbox');
+		const book = async (fields: IDataObject, attendee: IDataObject = {}) => {
+			const body = { meetingTypeId: id, start: '2027-03-12T12:00:00+01:00', hostIds: [owner().id], attendee: { email: 'x@example.com', fullname: 'X', receiveReminders: true, notes: {}, ...attendee }, ...fields };
+			return (await world().api('POST', '/v4/booking', ownerPat(), { body })).body;
+		};
+		const sixGuests = ['a@example.com', 'nope', 'c@example.com', 'd@example.com', 'e@example.com', 'f@example.com'];
+		expect(await book({ icsTitle: 'x'.repeat(201), icsDescription: 'y'.repeat(2001) }, { bringalongEmails: sixGuests })).toEqual({
+			statusCode: 400,
+			message: [
+				'attendee.bringalongEmails must contain no more than 5 elements',
+				'each value in attendee.bringalongEmails must be an email',
+				'icsTitle must be shorter than or equal to 200 characters',
+				'icsDescription must be shorter than or equal to 2000 characters',
+			],
+			error: 'Bad Request',
+		});
+		expect(await book({ phoneOnlyBooking: true })).toEqual({ statusCode: 400, message: ['attendee.phone should not be empty'], error: 'Bad Request' });
+	});
+
 	test('two bookings with the same email (any case) share one CRM contact; another email gets another', async () => {
 		const id = await world().createMeetingType('Contacts');
 		const first = await world().runNode(create(id, '2027-03-09T09:00:00+01:00', 'repeat@example.com'), world().pat());
@@ -281,14 +488,14 @@ describe('Booking: Create', () => {
 	test('a meeting type that needs approval gives a pending answer and no appointment; the slot stays open', async () => {
 		const id = await world().createMeetingType('Needs Approval');
 		const start = '2027-03-10T09:00:00+01:00';
-		await world().control('POST', `/__sandbox/meeting-types/${id}/approval`, { bookingType: 'hostApproval' });
+		await world().control('POST', `/__sandbox/meeting-types/${id}/approval`, { bookingType: 'requireHostConfirmation' });
 		const host = await world().runNode(create(id, start, 'wait@example.com'), world().pat());
 		expect(host.items).toEqual([
 			{
 				status: 'pendingApproval',
-				bookingType: 'hostApproval',
+				bookingType: 'requireHostConfirmation',
 				provisionalBookingId: expect.any(String),
-				message: 'No appointment exists yet: the host must approve the booking first.',
+				message: 'No appointment exists yet: the host must confirm the booking first.',
 			},
 		]);
 		await world().control('POST', `/__sandbox/meeting-types/${id}/approval`, { bookingType: 'doubleOptIn' });
@@ -322,7 +529,12 @@ describe('Booking: Create', () => {
 			'POST /v4/booking',
 		]);
 		expect(sent.slice(1).map((request) => request.body)).toEqual(
-			leads.map(({ email, start }) => ({ meetingTypeId: id, start, attendee: { email, receiveReminders: true, notes: {} }, hostIds: [owner().id] })),
+			leads.map(({ email, start }) => ({
+				meetingTypeId: id,
+				start,
+				attendee: { email, firstname: 'Jane', lastname: 'Doe', receiveReminders: true, notes: {} },
+				hostIds: [owner().id],
+			})),
 		);
 	});
 
@@ -344,7 +556,7 @@ describe('Booking: Create', () => {
 		expect(disabled.error?.description).toContain('The meeting type is disabled');
 	});
 
-	test('bad input is refused before sending: missing or bad email, bad phone, non-IANA attendee time zone, start without a time', async () => {
+	test('bad input is refused before sending: missing or bad email, bad phone, non-IANA attendee time zone, start without a time, no name, guests, calendar texts', async () => {
 		const id = await world().createMeetingType('Create Refused');
 		const start = '2027-03-12T09:00:00+01:00';
 		const cases: Array<[IDataObject, string]> = [
@@ -353,6 +565,16 @@ describe('Booking: Create', () => {
 			[create(id, start, 'ok@example.com', { additionalFields: { phone: '0151 123' } }), 'Phone must be a phone number in E.164 form: + and country code, digits only, such as +4915112345678'],
 			[create(id, start, 'ok@example.com', { additionalFields: { timezone: 'CET+1' } }), 'Attendee Timezone must be an IANA time zone such as Europe/Berlin or America/New_York; "CET+1" is not'],
 			[create(id, '2027-03-12', 'ok@example.com'), 'Start must be a date and time such as 2026-03-09T10:00:00+01:00, not "2027-03-12"'],
+			[create(id, start, 'ok@example.com', { lastName: '' }), 'The attendee needs a name: enter Full Name, or both First Name and Last Name'],
+			[create(id, start, 'ok@example.com', { firstName: '={{ " " }}', lastName: '' }), 'The attendee needs a name: enter Full Name, or both First Name and Last Name'],
+			[create(id, start, 'ok@example.com', { additionalFields: { phoneOnlyBooking: true } }), 'Phone is required when Phone-Only Booking is on'],
+			[
+				create(id, start, 'ok@example.com', { additionalFields: { guests: '={{ "a@example.com,b@example.com,c@example.com,d@example.com,e@example.com,f@example.com" }}' } }),
+				'Guests must be at most 5 email addresses; 6 are given',
+			],
+			[create(id, start, 'ok@example.com', { additionalFields: { guests: ['ann@example.com', 'bob at example'] } }), 'Guests must be an email address such as jane@example.com; "bob at example" is not'],
+			[create(id, start, 'ok@example.com', { additionalFields: { icsTitle: 'x'.repeat(201) } }), 'Calendar Event Title must be at most 200 characters long; it has 201'],
+			[create(id, start, 'ok@example.com', { additionalFields: { icsDescription: 'y'.repeat(2001) } }), 'Calendar Event Description must be at most 2000 characters long; it has 2001'],
 		];
 		for (const [parameters, message] of cases) {
 			const { error } = await world().runNode(parameters, world().pat());

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { Actor } from '../auth';
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
@@ -18,6 +19,7 @@ interface ListQuery {
 	userId?: string;
 }
 
+/** cancelEntireSeries is accepted and changes nothing: the sandbox has no series, each appointment is its own. */
 interface CancelBody {
 	reason?: string;
 	attendeeId?: string;
@@ -35,6 +37,15 @@ export const appointments: Group = {
 			.sort(byField(filters.sortBy, filters.sortDirection));
 		const from = filters.page * filters.pageSize;
 		return { appointments: found.slice(from, from + filters.pageSize), total: found.length };
+	},
+
+	/** What the acting user hosts today in their own time zone, not cancelled, by start. */
+	listTodayAppointments: ({ actor, store }) => {
+		const zone = actor.user.timezone;
+		const today = DateTime.fromMillis(store.clock.now(), { zone }).toISODate();
+		return [...store.appointments.values()]
+			.filter((appointment) => !appointment.isCancelled && hosts(actor.user.id, appointment) && DateTime.fromISO(appointment.start, { zone }).toISODate() === today)
+			.sort(byField('appointment.start', 'ASC'));
 	},
 
 	getAppointment: visibleAppointment,

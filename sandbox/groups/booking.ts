@@ -17,6 +17,9 @@ interface BookingInput {
 	channel?: string;
 	location?: string;
 	skipNotifications?: boolean;
+	icsTitle?: string;
+	icsDescription?: string;
+	phoneOnlyBooking?: boolean;
 }
 
 interface AttendeeInput {
@@ -29,6 +32,7 @@ interface AttendeeInput {
 	language?: string;
 	receiveReminders: boolean;
 	notes: Record<string, unknown>;
+	bringalongEmails?: string[];
 	dataPolicyAccepted?: boolean;
 }
 
@@ -48,6 +52,7 @@ interface Booked {
 export const booking: Group = {
 	createBooking: ({ actor, body, store }) => {
 		const input = body as unknown as BookingInput;
+		if (input.phoneOnlyBooking && !input.attendee.phone) throw apiError(400, ['attendee.phone should not be empty']);
 		const meetingType = companyMeetingType(store, actor, input.meetingTypeId);
 		const hostIds = bookingHosts(store, meetingType, input.hostIds, input.queueId);
 		if (!meetingType.enabled) throw apiError(409, 'The meeting type is disabled');
@@ -112,6 +117,8 @@ function newAppointment(store: Store, { input, meetingType, hostId, start, end, 
 		notes: null,
 		transcription: null,
 		summary: null,
+		icsTitle: input.icsTitle ?? null,
+		icsDescription: input.icsDescription ?? null,
 		createdAt: bookedAt,
 		updatedAt: bookedAt,
 	};
@@ -137,7 +144,7 @@ function newAttendee(store: Store, { input, meetingType, hostId }: Booked, appoi
 		contactId: contact.id,
 		receiveReminders: attendee.receiveReminders,
 		notes: attendee.notes,
-		guests: [],
+		guests: attendee.bringalongEmails ?? [],
 		isCancelled: false,
 	};
 }

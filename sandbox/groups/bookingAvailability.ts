@@ -1,10 +1,10 @@
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
-import { CalculationMethod, openSlots } from '../slots';
+import { CalculationMethod, hostTimeframe, openSlots } from '../slots';
 import { MeetingType, Store } from '../store';
-import { companyMeetingType } from '../visibility';
+import { companyMeetingType, companyUser } from '../visibility';
 
-/** Booking Availability V4: open slots. */
+/** Booking Availability V4: open slots, and one host's free and busy stretches. */
 export const bookingAvailability: Group = {
 	getBookingAvailability: ({ actor, query, store }) => {
 		const meetingType = companyMeetingType(store, actor, String(query.meetingTypeId));
@@ -17,7 +17,15 @@ export const bookingAvailability: Group = {
 			timezone: (query.timezone as string | undefined) ?? store.users.get(meetingType.userId)?.timezone ?? 'UTC',
 			duration: query.meetingDuration as number | undefined,
 			calculationMethod: query.calculationMethod as CalculationMethod,
+			ignoreAppointmentId: query.existingAppointmentId as string | undefined,
 		});
+	},
+
+	/** Any user of the company may read a colleague's timeframe, like the slots of the company's meeting types. */
+	getUserTimeframe: ({ actor, params, query, store }) => {
+		const user = companyUser(store, actor, params.userId);
+		const meetingType = query.meetingTypeId === undefined ? undefined : companyMeetingType(store, actor, String(query.meetingTypeId));
+		return hostTimeframe(store, { hostId: user.id, meetingType, start: query.start as string, end: query.end as string, timezone: user.timezone });
 	},
 };
 

@@ -1,17 +1,26 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { dateTime, endAfterStart } from '../dates';
+import { appointmentLocator, meetingTypeLocator, userLocator } from '../locators';
 import type { OperationCall, ResourceDefinitions } from '../types';
-import { uuidValidation } from '../inputChecks';
 
-const CLEAR_FLAGS: Record<string, string> = {
-	transcription: 'updateFields.clearTranscription',
-	summary: 'updateFields.clearSummary',
-};
+/** Body keys that a switch can clear, with the labels of the text field and its switch. */
+const CLEAR_FLAGS: Array<{ key: string; flag: string; labels: [string, string] }> = [
+	{ key: 'transcription', flag: 'updateFields.clearTranscription', labels: ['Transcription', 'Clear Transcription'] },
+	{ key: 'summary', flag: 'updateFields.clearSummary', labels: ['Summary', 'Clear Summary'] },
+];
+
+/** A text together with the switch that clears it contradicts itself: the user must pick one. */
+function clearsContradict(request: OperationCall['request'], call: OperationCall): string | undefined {
+	const both = CLEAR_FLAGS.find(({ key, flag }) => request.body![key] !== undefined && call.read(flag) === true);
+	if (!both) return undefined;
+	const [text, clear] = both.labels;
+	return `${text} and ${clear} contradict each other: remove the ${text} text or turn ${clear} off`;
+}
 
 /** Sends null for every field whose clear option is on. */
 async function sendClears(call: OperationCall): Promise<void> {
-	for (const [key, flag] of Object.entries(CLEAR_FLAGS)) {
+	for (const { key, flag } of CLEAR_FLAGS) {
 		if (call.read(flag) === true) call.request.body![key] = null;
 	}
 }
@@ -25,7 +34,8 @@ export const appointmentOperations: ResourceDefinitions = {
 		body: {
 			cancelAll: { param: 'cancelFor', convert: (value) => (value === 'all' ? true : undefined) },
 			attendeeId: { param: 'cancelFor', convert: (value, input) => (value === 'one' ? input.read('attendeeId') || undefined : undefined) },
-			reason: 'additionalFields.reason',
+			reason: { param: 'additionalFields.reason', check: { maxLength: 500 } },
+			cancelEntireSeries: 'additionalFields.cancelEntireSeries',
 		},
 		check: (request) => (request.body?.cancelAll || request.body?.attendeeId ? undefined : 'Attendee ID is required when Cancel For is One Attendee'),
 	},
@@ -46,6 +56,7 @@ export const appointmentOperations: ResourceDefinitions = {
 		pagination: { style: 'page0', itemsKey: 'appointments' },
 		check: (request) => endAfterStart(request.qs, 'start', 'end', ['Start', 'End']),
 	},
+	getToday: { method: 'GET', path: '/v4/appointment/today' },
 	reschedule: {
 		method: 'POST',
 		path: '/v4/appointment/{id}/reschedule',
@@ -66,6 +77,7 @@ export const appointmentOperations: ResourceDefinitions = {
 		path: '/v4/appointment/{id}/transcription',
 		pathParams: { id: 'appointmentId' },
 		body: { transcription: 'updateFields.transcription', summary: 'updateFields.summary' },
+		check: clearsContradict,
 		prepare: sendClears,
 	},
 };
@@ -83,6 +95,12 @@ export const appointmentProperties: INodeProperties[] = [
 			{ name: 'Cancel', value: 'cancel', description: 'Cancel an appointment, or one attendee of a group appointment', action: 'Cancel an appointment' },
 			{ name: 'Get', value: 'get', description: 'Get an appointment with its attendees', action: 'Get an appointment' },
 			{ name: 'Get Many', value: 'getAll', description: 'List appointments, filtered by time, status, meeting type or text', action: 'Get many appointments' },
+			{
+				name: 'Get Today',
+				value: 'getToday',
+				description: 'List the appointments the acting user hosts today (in their time zone), by start',
+				action: 'Get the appointments of today',
+			},
 			{ name: 'Reschedule', value: 'reschedule', description: 'Move an appointment to a new start, keeping its length', action: 'Reschedule an appointment' },
 			{ name: 'Update Notes', value: 'updateNotes', description: 'Replace the notes of an appointment', action: 'Update the notes of an appointment' },
 			{ name: 'Update Transcription', value: 'updateTranscription', description: 'Set or clear the transcription and summary of an appointment', action: 'Update the transcription of an appointment' },
@@ -97,20 +115,7 @@ export const appointmentProperties: INodeProperties[] = [
 		required: true,
 		displayOptions: show(['cancel', 'get', 'reschedule', 'updateNotes', 'updateTranscription']),
 		description: 'The appointment to work on. The list shows the newest first; type to search attendee names, emails and meeting names.',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchAppointments', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
-			},
-		],
+		...appointmentLocator,
 	},
 	{
 		displayName: 'Cancel For',
@@ -142,6 +147,13 @@ export const appointmentProperties: INodeProperties[] = [
 		default: {},
 		displayOptions: show(['cancel']),
 		options: [
+			{
+				displayName: 'Cancel Entire Series',
+				name: 'cancelEntireSeries',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to cancel every appointment of the series this one belongs to (a recurring booking), not only this one',
+			},
 			{
 				displayName: 'Reason',
 				name: 'reason',
@@ -191,14 +203,14 @@ export const appointmentProperties: INodeProperties[] = [
 				name: 'clearSummary',
 				type: 'boolean',
 				default: true,
-				description: 'Whether to remove the stored summary (overrides Summary)',
+				description: 'Whether to remove the stored summary (cannot be combined with a Summary text)',
 			},
 			{
 				displayName: 'Clear Transcription',
 				name: 'clearTranscription',
 				type: 'boolean',
 				default: true,
-				description: 'Whether to remove the stored transcription (overrides Transcription)',
+				description: 'Whether to remove the stored transcription (cannot be combined with a Transcription text)',
 			},
 			{
 				displayName: 'Summary',
@@ -256,20 +268,7 @@ export const appointmentProperties: INodeProperties[] = [
 				type: 'resourceLocator',
 				default: { mode: 'list', value: '' },
 				description: 'Only appointments of this meeting type',
-				modes: [
-					{
-						displayName: 'From List',
-						name: 'list',
-						type: 'list',
-						typeOptions: { searchListMethod: 'searchMeetingTypes', searchable: true },
-					},
-					{
-						displayName: 'By ID',
-						name: 'id',
-						type: 'string',
-						placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
-					},
-				],
+				...meetingTypeLocator,
 			},
 			{
 				displayName: 'Search',
@@ -323,21 +322,7 @@ export const appointmentProperties: INodeProperties[] = [
 				type: 'resourceLocator',
 				default: { mode: 'list', value: '' },
 				description: 'Only appointments this user hosts. Admins can pick any user of the company; members only themselves.',
-				modes: [
-					{
-						displayName: 'From List',
-						name: 'list',
-						type: 'list',
-						typeOptions: { searchListMethod: 'searchUsers', searchable: true },
-					},
-					{
-						displayName: 'By ID',
-						name: 'id',
-						type: 'string',
-						placeholder: 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc',
-						validation: uuidValidation('User ID'),
-					},
-				],
+				...userLocator,
 			},
 		],
 	},

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { appointmentLocator } from '../locators';
 import type { ResourceDefinitions } from '../types';
 
 /** Attendee V4 (api-reference §2). Guests and removal go through the attendee's appointment. */
@@ -20,7 +21,7 @@ export const attendeeOperations: ResourceDefinitions = {
 		pathParams: { id: 'appointmentId' },
 		body: {
 			attendeeId: { param: 'attendeeId', check: 'required' },
-			reason: 'additionalFields.reason',
+			reason: { param: 'additionalFields.reason', check: { maxLength: 500 } },
 		},
 	},
 	sendQuickMail: {
@@ -59,20 +60,7 @@ export const attendeeProperties: INodeProperties[] = [
 		required: true,
 		displayOptions: show(['addGuest', 'remove']),
 		description: 'The appointment the attendee belongs to',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchAppointments', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
-			},
-		],
+		...appointmentLocator,
 	},
 	{
 		displayName: 'Attendee ID',

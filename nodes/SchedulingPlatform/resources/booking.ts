@@ -1,21 +1,29 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { dateTime, endAfterStart } from '../dates';
+import type { InputCheck } from '../inputChecks';
 import { InputProblem, inputProblem } from '../inputChecks';
+import { appointmentLocator, meetingTypeLocator, userLocator } from '../locators';
 import type { Converter, OperationCall, ResourceDefinitions } from '../types';
 import { channelOptions } from './meetingType';
 
 /** Booking Availability V4 and Booking V4 (api-reference §2). */
 
-/** Hosts picked from the list (an array), or "id1, id2" from an expression → ["id1", "id2"], each a UUID. */
-const idList: Converter = (value) => {
-	const ids = (Array.isArray(value) ? value : String(value).split(',')).map((id) => String(id).trim()).filter(Boolean);
-	for (const id of ids) {
-		const problem = inputProblem('uuid', id);
+/**
+ * Values picked or entered one by one, each of which may also be "a, b" from an expression → ["a", "b"]:
+ * each must pass the check, and at most `most.count` are allowed.
+ */
+function listOf(check: InputCheck, most?: { count: number; what: string }): Converter {
+	return (value) => {
+		const values = (value as unknown[]).flatMap((item) => String(item).split(',')).map((item) => item.trim()).filter(Boolean);
+		if (most && values.length > most.count) throw new InputProblem(`must be at most ${most.count} ${most.what}; ${values.length} are given`);
+		const problem = values.map((item) => inputProblem(check, item)).find(Boolean);
 		if (problem) throw new InputProblem(problem);
-	}
-	return ids.length > 0 ? ids : undefined;
-};
+		return values.length > 0 ? values : undefined;
+	};
+}
+
+const idList = listOf('uuid');
 
 /** Form answers entered as Label/Value pairs → { label: value }. */
 const formAnswers: Converter = (value) => {
@@ -50,10 +58,36 @@ function slotItems(answer: unknown, call: OperationCall): IDataObject[] {
 	return dates.flatMap(({ date, spots }) => spots.map(({ startTime }) => ({ startTime, date, timezone, meetingTypeId })));
 }
 
+interface Timeframe {
+	available: Array<{ start: string; end: string }>;
+	unavailable: Array<{ start: string; end: string; reason: string }>;
+}
+
+/** One item with the whole answer, or each stretch, free or busy, as its own item in time order (to filter or loop over). */
+function timeframeItems(answer: unknown, call: OperationCall): IDataObject[] {
+	if (call.read('output') !== 'stretches') return [answer as IDataObject];
+	const { available, unavailable } = answer as Timeframe;
+	const stretches = [
+		...available.map(({ start, end }) => ({ start, end, available: true, reason: null })),
+		...unavailable.map(({ start, end, reason }) => ({ start, end, available: false, reason })),
+	];
+	return stretches.sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
+}
+
 const APPROVAL_MESSAGES: Record<string, string> = {
 	doubleOptIn: 'No appointment exists yet: the attendee must confirm the booking with the link in the email they receive (double opt-in).',
-	hostApproval: 'No appointment exists yet: the host must approve the booking first.',
+	requireHostConfirmation: 'No appointment exists yet: the host must confirm the booking first.',
 };
+
+/** The live API stores an attendee without a name with an empty one; a phone-only booking cannot go without the phone. */
+function bookingProblem(request: OperationCall['request']): string | undefined {
+	const attendee = request.body!.attendee as IDataObject;
+	if (!attendee.fullname && !(attendee.firstname && attendee.lastname)) {
+		return 'The attendee needs a name: enter Full Name, or both First Name and Last Name';
+	}
+	if (request.body!.phoneOnlyBooking === true && !attendee.phone) return 'Phone is required when Phone-Only Booking is on';
+	return undefined;
+}
 
 function bookingResult(answer: unknown): IDataObject[] {
 	const { appointmentId, secret, bookingType, provisionalBookingId } = answer as IDataObject;
@@ -77,6 +111,7 @@ export const bookingOperations: ResourceDefinitions = {
 			'attendee.language': 'additionalFields.language',
 			'attendee.receiveReminders': 'receiveReminders',
 			'attendee.notes': { param: 'formAnswers', convert: formAnswers },
+			'attendee.bringalongEmails': { param: 'additionalFields.guests', convert: listOf('email', { count: 5, what: 'email addresses' }) },
 			'attendee.dataPolicyAccepted': 'additionalFields.dataPolicyAccepted',
 			hostIds: { param: 'additionalFields.hostIds', convert: idList },
 			queueId: { param: 'additionalFields.queueId', check: 'uuid' },
@@ -84,9 +119,25 @@ export const bookingOperations: ResourceDefinitions = {
 			channel: 'additionalFields.channel',
 			location: 'additionalFields.location',
 			skipNotifications: 'additionalFields.skipNotifications',
+			icsTitle: { param: 'additionalFields.icsTitle', check: { maxLength: 200 } },
+			icsDescription: { param: 'additionalFields.icsDescription', check: { maxLength: 2000 } },
+			phoneOnlyBooking: 'additionalFields.phoneOnlyBooking',
 		},
+		check: bookingProblem,
 		prepare: fillHosts('body'),
 		output: bookingResult,
+	},
+	getHostAvailability: {
+		method: 'GET',
+		path: '/v4/booking-availability/user/{userId}/timeframe',
+		pathParams: { userId: 'userId' },
+		query: {
+			start: { param: 'start', check: 'required', convert: dateTime({ dateOnly: true }) },
+			end: { param: 'end', check: 'required', convert: dateTime({ dateOnly: true }) },
+			meetingTypeId: 'additionalFields.meetingTypeId',
+		},
+		check: (request) => endAfterStart(request.qs, 'start', 'end', ['Start', 'End']),
+		output: timeframeItems,
 	},
 	getSlots: {
 		method: 'GET',
@@ -101,6 +152,7 @@ export const bookingOperations: ResourceDefinitions = {
 			timezone: { param: 'timezone', check: 'timezone' },
 			meetingDuration: 'additionalFields.duration',
 			calculationMethod: 'additionalFields.calculationMethod',
+			existingAppointmentId: 'additionalFields.existingAppointmentId',
 		},
 		check: (request) => endAfterStart(request.qs, 'start', 'end', ['Start', 'End']),
 		prepare: fillHosts('qs'),
@@ -129,6 +181,30 @@ const hostIdsField: INodeProperties = {
 		'Hosts to consider; when neither hosts nor Queue ID is set, the meeting type\'s queue or its host is used. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
+/** Start and End of the time looked at; `dayZone` says where a date alone starts and ends. */
+function rangeFields(operation: string, dayZone: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Start',
+			name: 'start',
+			type: 'dateTime',
+			required: true,
+			default: '',
+			displayOptions: show([operation]),
+			description: `First day or moment to look at. A date alone means the start of that day in ${dayZone}.`,
+		},
+		{
+			displayName: 'End',
+			name: 'end',
+			type: 'dateTime',
+			required: true,
+			default: '',
+			displayOptions: show([operation]),
+			description: 'Last day or moment to look at. A date alone means the end of that day (included).',
+		},
+	];
+}
+
 const queueIdField: INodeProperties = {
 	displayName: 'Queue ID',
 	name: 'queueId',
@@ -146,6 +222,12 @@ export const bookingProperties: INodeProperties[] = [
 		displayOptions: { show: { resource: ['booking'] } },
 		options: [
 			{ name: 'Create', value: 'create', description: 'Book a meeting type for an attendee at an open slot', action: 'Create a booking' },
+			{
+				name: 'Get Host Availability',
+				value: 'getHostAvailability',
+				description: 'Get the free and busy stretches of one host between two times, with the reason for each busy one',
+				action: 'Get the availability of a host',
+			},
 			{ name: 'Get Open Slots', value: 'getSlots', description: 'List the times a meeting type can be booked', action: 'Get open slots' },
 		],
 		default: 'getSlots',
@@ -158,39 +240,20 @@ export const bookingProperties: INodeProperties[] = [
 		required: true,
 		displayOptions: show(['create', 'getSlots']),
 		description: 'The meeting type to book',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchMeetingTypes', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
-			},
-		],
+		...meetingTypeLocator,
 	},
 	{
-		displayName: 'Start',
-		name: 'start',
-		type: 'dateTime',
+		displayName: 'User',
+		name: 'userId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
 		required: true,
-		default: '',
-		displayOptions: show(['getSlots']),
-		description: 'First day or moment to look at. A date alone means the start of that day in the time zone below.',
+		displayOptions: show(['getHostAvailability']),
+		description: 'The host whose free and busy times to read; any user of the company',
+		...userLocator,
 	},
-	{
-		displayName: 'End',
-		name: 'end',
-		type: 'dateTime',
-		required: true,
-		default: '',
-		displayOptions: show(['getSlots']),
-		description: 'Last day or moment to look at. A date alone means the end of that day (included).',
-	},
+	...rangeFields('getHostAvailability', 'the user\'s time zone. A date and time without an offset is read in the workflow\'s time zone'),
+	...rangeFields('getSlots', 'the time zone below'),
 	{
 		displayName: 'Timezone',
 		name: 'timezone',
@@ -280,6 +343,21 @@ export const bookingProperties: INodeProperties[] = [
 				description: 'IANA time zone of the attendee, used for their emails',
 			},
 			{
+				displayName: 'Calendar Event Description',
+				name: 'icsDescription',
+				type: 'string',
+				typeOptions: { rows: 4 },
+				default: '',
+				description: 'Description of the event in the calendar invitation, up to 2000 characters',
+			},
+			{
+				displayName: 'Calendar Event Title',
+				name: 'icsTitle',
+				type: 'string',
+				default: '',
+				description: 'Title of the event in the calendar invitation, up to 200 characters',
+			},
+			{
 				displayName: 'Channel',
 				name: 'channel',
 				type: 'options',
@@ -300,7 +378,16 @@ export const bookingProperties: INodeProperties[] = [
 				name: 'fullName',
 				type: 'string',
 				default: '',
-				description: 'Full name of the attendee, when it is not just first and last name',
+				description: 'Full name of the attendee, when it is not just first and last name. Required unless First Name and Last Name are both set.',
+			},
+			{
+				displayName: 'Guests',
+				name: 'guests',
+				type: 'string',
+				typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Guest' },
+				default: [],
+				placeholder: 'e.g. colleague@example.com',
+				description: 'Up to 5 email addresses of people the attendee brings along; from an expression, a list or comma-separated text',
 			},
 			hostIdsField,
 			{
@@ -325,6 +412,13 @@ export const bookingProperties: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. +4915112345678',
 				description: 'Phone number of the attendee in E.164 form',
+			},
+			{
+				displayName: 'Phone-Only Booking',
+				name: 'phoneOnlyBooking',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the attendee books with their phone number; Phone is then required',
 			},
 			queueIdField,
 			{
@@ -358,6 +452,32 @@ export const bookingProperties: INodeProperties[] = [
 			durationField,
 			hostIdsField,
 			queueIdField,
+			{
+				displayName: 'Rescheduling Appointment',
+				name: 'existingAppointmentId',
+				type: 'resourceLocator',
+				default: { mode: 'list', value: '' },
+				description: 'The appointment being moved: its own time is not counted as taken, so its slot stays open',
+				...appointmentLocator,
+			},
+		],
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['getHostAvailability']),
+		options: [
+			{
+				displayName: 'Meeting Type',
+				name: 'meetingTypeId',
+				type: 'resourceLocator',
+				default: { mode: 'list', value: '' },
+				description: 'Count this meeting type\'s buffers around the host\'s appointments, and its availability when the user hosts it (else the user\'s default availability)',
+				...meetingTypeLocator,
+			},
 		],
 	},
 	{
@@ -371,5 +491,21 @@ export const bookingProperties: INodeProperties[] = [
 		default: 'slots',
 		displayOptions: show(['getSlots']),
 		description: 'How the open slots come out of the node',
+	},
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		options: [
+			{ name: 'One Item', value: 'answer', description: 'The API\'s answer as one item: hostId, available and unavailable stretches' },
+			{
+				name: 'One Item per Stretch',
+				value: 'stretches',
+				description: 'Each free or busy stretch as its own item in time order ({ start, end, available, reason }), ready to filter or loop over',
+			},
+		],
+		default: 'answer',
+		displayOptions: show(['getHostAvailability']),
+		description: 'How the host\'s stretches come out of the node',
 	},
 ];
