@@ -23,6 +23,7 @@ const FORMATS: Record<string, Check> = {
 	uuid: [(value) => typeof value === 'string' && UUID.test(value), 'must be a UUID'],
 	'date-time': [isIsoDate, 'must be a valid ISO 8601 date string'],
 	'iana-timezone': [isTimeZone, 'must be a valid IANA time zone'],
+	uri: [isWebAddress, 'must be a URL address'],
 };
 
 /** Checks query and body against the operation; answers 400 listing every failed constraint. */
@@ -68,11 +69,14 @@ function checkObject(schema: Schema, value: Fields, path: string, errors: Set<st
 	return checked;
 }
 
-/** Every constraint is checked on its own, as class-validator does: a missing value fails them all. */
+/**
+ * Every constraint is checked on its own, as class-validator does: a missing value fails them all. A missing
+ * enum value fails only its list (class-validator's IsEnum alone, as the live service answers).
+ */
 function checkProperty(schema: Schema, value: unknown, name: string, required: boolean, errors: Set<string>): unknown {
 	if (value === undefined && !required) return schema.default;
 	if (value === null && schema.nullable) return null;
-	if (value === undefined || value === null) errors.add(`${name} should not be empty`);
+	if ((value === undefined || value === null) && !schema.enum) errors.add(`${name} should not be empty`);
 	for (const message of violations(schema, value)) errors.add(`${name} ${message}`);
 	if (schema.type === 'object' && isObject(value)) return checkObject(schema, value, name, errors);
 	if (schema.type === 'array' && schema.items && Array.isArray(value)) return checkItems(resolve(schema.items), value, name, errors);
@@ -133,6 +137,14 @@ function convert(schema: Schema, value: string): unknown {
 
 function isIsoDate(value: unknown): boolean {
 	return typeof value === 'string' && ISO_8601.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+function isWebAddress(value: unknown): boolean {
+	try {
+		return typeof value === 'string' && ['http:', 'https:'].includes(new URL(value).protocol);
+	} catch {
+		return false;
+	}
 }
 
 function isTimeZone(value: unknown): boolean {

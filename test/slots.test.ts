@@ -183,7 +183,7 @@ describe('Open slots, worked by hand', () => {
 		// 13:00 [12:30–14:15] free (touching is no overlap); 14:00, 15:00, 16:00 free.
 		const host = await newHost('Europe/Berlin');
 		const buffered = await asHost(host, 'POST', '/v4/meeting-type', {
-			meetingInfo: { name: 'Buffered', description: '', duration: 60, bufferBefore: 30, bufferAfter: 15 },
+			meetingInfo: { name: 'Buffered', description: '', duration: 60, channel: 'phone', bufferBefore: 30, bufferAfter: 15 },
 		});
 		await book(host, host.meetingTypeId, '2027-03-11T12:00:00+01:00', 'early@buffers.example');
 		const starts = await slotStarts(host, buffered.id as string, { start: '2027-03-11', end: '2027-03-11', timezone: 'Europe/Berlin' });
@@ -202,7 +202,7 @@ describe('Open slots, worked by hand', () => {
 		// Three bookings at 11:00 join one appointment; after the third, 11:00 is gone.
 		const host = await newHost('Europe/Berlin');
 		const group = await asHost(host, 'POST', '/v4/meeting-type', {
-			meetingInfo: { name: 'Workshop', description: '', duration: 120 },
+			meetingInfo: { name: 'Workshop', description: '', duration: 120, channel: 'zoom' },
 			spots: 3,
 		});
 		const groupId = group.id as string;
