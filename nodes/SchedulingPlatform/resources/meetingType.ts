@@ -3,22 +3,28 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { inputProblem } from '../inputChecks';
 import type { InputReader, OperationCall, ResourceDefinitions } from '../types';
 
-/** Read only for the Custom channel: the link field is hidden, and unset, for the others. */
+/**
+ * Read only for the Custom channel: the link field is hidden, and unset, for the others. It is not marked required:
+ * n8n shows (and would then demand) a dependent field whenever Channel is an expression.
+ */
 function customChannelLink(channel: unknown, input: InputReader): unknown {
 	return channel === 'custom' ? input.read('customChannelLink') : undefined;
 }
 
-/**
- * Switches that contradict the values they govern. On Create an unset Redirect After Booking is off; on Update
- * it keeps the stored setting, and a Custom Channel Link needs Channel unset (kept) or Custom.
- */
-function meetingInfoProblem(info: IDataObject, creating: boolean): string | undefined {
-	const redirecting = info.enableRedirect ?? (creating ? false : undefined);
+/** On Create, Custom needs a link; on Update a link needs Channel unset (the stored one) or Custom. */
+function channelProblem(info: IDataObject, creating: boolean): string | undefined {
 	const linkProblem = inputProblem('url', info.customChannelLink);
 	if (linkProblem) return `Custom Channel Link ${linkProblem}`;
+	if (creating && info.channel === 'custom' && !info.customChannelLink) return 'Custom Channel Link is required when Channel is Custom';
 	if (info.customChannelLink && info.channel !== undefined && info.channel !== 'custom') {
 		return 'Custom Channel Link is only used with the Custom channel: set Channel to Custom or remove the link';
 	}
+	return undefined;
+}
+
+/** The switch must agree with the URL: on Create an unset switch is off, on Update it keeps the stored setting. */
+function redirectProblem(info: IDataObject, creating: boolean): string | undefined {
+	const redirecting = info.enableRedirect ?? (creating ? false : undefined);
 	if (redirecting === true && !info.redirect) return 'Redirect URL is required when Redirect After Booking is on';
 	if (redirecting === false && info.redirect) return 'Redirect URL is set but Redirect After Booking is off: turn it on or remove the URL';
 	if (redirecting === false && info.passEventDetailsToRedirect === true) {
@@ -27,7 +33,11 @@ function meetingInfoProblem(info: IDataObject, creating: boolean): string | unde
 	return undefined;
 }
 
-const meetingInfoOf = (request: OperationCall['request']) => (request.body?.meetingInfo ?? {}) as IDataObject;
+/** Values that contradict each other are refused before sending, not resolved silently. */
+function meetingInfoProblem(request: OperationCall['request'], creating: boolean): string | undefined {
+	const info = (request.body?.meetingInfo ?? {}) as IDataObject;
+	return channelProblem(info, creating) ?? redirectProblem(info, creating);
+}
 
 /** Meeting Type V4 (api-reference §2). The list is a bare array: Limit is applied by the node. */
 export const meetingTypeOperations: ResourceDefinitions = {
@@ -51,7 +61,7 @@ export const meetingTypeOperations: ResourceDefinitions = {
 			spots: 'additionalFields.spots',
 			availabilityId: 'additionalFields.availabilityId',
 		},
-		check: (request) => meetingInfoProblem(meetingInfoOf(request), true),
+		check: (request) => meetingInfoProblem(request, true),
 	},
 	delete: { method: 'DELETE', path: '/v4/meeting-type/{id}', pathParams: { id: 'meetingTypeId' } },
 	get: { method: 'GET', path: '/v4/meeting-type/{id}', pathParams: { id: 'meetingTypeId' } },
@@ -78,7 +88,7 @@ export const meetingTypeOperations: ResourceDefinitions = {
 			spots: 'updateFields.spots',
 			enabled: 'updateFields.enabled',
 		},
-		check: (request) => meetingInfoProblem(meetingInfoOf(request), false),
+		check: (request) => meetingInfoProblem(request, false),
 	},
 };
 
@@ -206,11 +216,10 @@ export const meetingTypeProperties: INodeProperties[] = [
 		displayName: 'Custom Channel Link',
 		name: 'customChannelLink',
 		type: 'string',
-		required: true,
 		default: '',
 		placeholder: 'e.g. https://meet.example.com/team-room',
 		displayOptions: { show: { resource: ['meetingType'], operation: ['create'], channel: ['custom'] } },
-		description: 'Web address where the meeting takes place',
+		description: 'Web address where the meeting takes place; required for the Custom channel',
 	},
 	{
 		displayName: 'Additional Fields',
