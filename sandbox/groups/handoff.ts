@@ -79,27 +79,35 @@ export const handoff: Group = {
 		const success: string[] = [];
 		let turn = 0;
 		for (const appointment of moving) {
-			const order = targets.map((_, index) => targets[(turn + index) % targets.length]);
-			const candidates = input.enableAvailabilityCheck ? order : order.slice(0, 1);
-			const to = candidates.find((target) => !handOffProblem(store, appointment, target, input.ignoreAvailability));
+			const inTurn = targets.map((_, index) => targets[(turn + index) % targets.length]);
+			const to = newHost(store, appointment, inTurn, input);
 			if (to === undefined) {
-				conflicts.push({ appointmentId: appointment.id, reason: handOffProblem(store, appointment, order[0])! });
+				conflicts.push({ appointmentId: appointment.id, reason: handOffProblem(store, appointment, inTurn[0])! });
 				turn += 1;
-				continue;
+			} else {
+				moveHost(store, appointment, hosts.find((host) => appointment.hostIds.includes(host))!, to);
+				success.push(appointment.id);
+				turn = targets.indexOf(to) + 1;
 			}
-			moveHost(store, appointment, hosts.find((host) => appointment.hostIds.includes(host))!, to);
-			success.push(appointment.id);
-			turn = targets.indexOf(to) + 1;
 		}
 		return { success, conflicts };
 	},
 };
 
-/** Why the appointment cannot go to this host, or undefined. A host it is already theirs needs no free slot. */
+/** Why the appointment cannot go to this host, or undefined. A host whose appointment it is already needs no free slot. */
 function handOffProblem(store: Store, appointment: Appointment, hostId: string, ignoreAvailability = false): string | undefined {
 	if (appointment.isCancelled) return 'A cancelled appointment cannot be handed off';
 	if (ignoreAvailability || appointment.hostIds.includes(hostId) || hostIsFree(store, appointment, hostId)) return undefined;
 	return 'The new host is not available at this time';
+}
+
+/**
+ * The target in turn when the appointment may go to them; with enableAvailabilityCheck the first target in turn who
+ * is free. Undefined: a conflict.
+ */
+function newHost(store: Store, appointment: Appointment, inTurn: string[], input: BulkInput): string | undefined {
+	const candidates = input.enableAvailabilityCheck ? inTurn : inTurn.slice(0, 1);
+	return candidates.find((target) => !handOffProblem(store, appointment, target, input.ignoreAvailability));
 }
 
 /** The host `from` becomes `to` (who may be a co-host already), in hostIds and as the calendar holding it. */
