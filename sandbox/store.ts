@@ -257,24 +257,6 @@ export interface PersonalPage {
 	updatedAt: string;
 }
 
-export interface Handoff {
-	id: string;
-	userId: string;
-	companyId: string;
-	url: string;
-	assignedUserId: string;
-	status: 'pending' | 'booked' | 'expired';
-	email: string;
-	firstname: string | null;
-	lastname: string | null;
-	phone: string | null;
-	note: string | null;
-	meetingTypeId: string | null;
-	queueId: string | null;
-	expiresAt: string;
-	createdAt: string;
-}
-
 export interface QuickMail {
 	attendeeId: string;
 	title: string;
@@ -324,7 +306,6 @@ export class Store {
 	readonly calendarConnections = new Map<string, CalendarConnection>();
 	readonly oneTimeLinks = new Map<string, OneTimeLink>();
 	readonly personalPages = new Map<string, PersonalPage>();
-	readonly handoffs = new Map<string, Handoff>();
 	readonly quickMails: QuickMail[] = [];
 	private nextExceptionId = 1;
 

@@ -43,7 +43,7 @@ export const bookingLinks: Group = {
 };
 
 /** `<base>/<host slug>/<meeting type slug>`, then the given prefill fields, URL-encoded. */
-export function bookingPageUrl(store: Store, meetingType: MeetingType, prefill: Record<string, unknown>): string {
+function bookingPageUrl(store: Store, meetingType: MeetingType, prefill: Record<string, unknown>): string {
 	const host = store.users.get(meetingType.userId)!;
 	const query = PREFILL_KEYS.filter((key) => typeof prefill[key] === 'string' && prefill[key] !== '')
 		.map((key) => `${key}=${encodeURIComponent(prefill[key] as string)}`)
