@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { ResourceDefinitions } from '../types';
+import type { InputReader, ResourceDefinitions } from '../types';
 import { weekFrom, weeklyHoursProblem, weeklyHoursProperties } from '../weeklyHours';
 
 /**
@@ -9,12 +9,27 @@ import { weekFrom, weeklyHoursProblem, weeklyHoursProperties } from '../weeklyHo
  * blocks the public holidays of a year, country and (Germany) state as blocked-time exceptions.
  */
 
+/**
+ * German State is shown only while Country is Germany (or an expression), and n8n refuses to read a hidden
+ * parameter ("Could not find property"). So it is read when Country is DE, and otherwise only tried: a state
+ * that can be read next to another country (Country from an expression) is refused by the check; a hidden
+ * one left over from an earlier choice is ignored. None (empty) sends nothing.
+ */
+function germanStateFor(country: unknown, input: InputReader): unknown {
+	if (country === 'DE') return input.read('germanState') || undefined;
+	try {
+		return input.read('germanState') || undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 export const availabilityOperations: ResourceDefinitions = {
 	addHolidays: {
 		method: 'PATCH',
 		path: '/availability/{id}/holiday-exceptions',
 		pathParams: { id: 'availabilityId' },
-		body: { year: 'year', country: 'country', germanState: 'germanState' },
+		body: { year: 'year', country: 'country', germanState: { param: 'country', convert: germanStateFor } },
 		check: (request, input) =>
 			request.body?.germanState && request.body.country !== 'DE'
 				? `${input.label('germanState')} can only be used with ${input.label('country')} Germany (DE)`
