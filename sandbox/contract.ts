@@ -12,6 +12,8 @@ export interface Schema {
 	nullable?: boolean;
 	default?: unknown;
 	properties?: Record<string, Schema>;
+	/** false: a key not in `properties` is refused (`property x should not exist`) instead of dropped. */
+	additionalProperties?: boolean;
 	required?: string[];
 	items?: Schema;
 	minimum?: number;

@@ -272,7 +272,7 @@ export interface NewUser {
 	isAdmin?: boolean;
 	userType?: string;
 	availability?: { name?: string; timezone?: string; schedule?: Partial<Schedule> };
-	meetingType?: { name?: string; duration?: number; slug?: string };
+	meetingType?: { name?: string; duration?: number; slug?: string; channel?: string };
 }
 
 export interface NewCalendarConnection {
@@ -346,8 +346,8 @@ export class Store {
 		this.users.set(user.id, user);
 		company.ownerId ??= user.id;
 		const availability = this.createAvailability(user, input.availability ?? {});
-		const { name = '30 Minute Meeting', duration = 30, slug } = input.meetingType ?? {};
-		const meetingType = this.createMeetingType(user, { meetingInfo: { name, duration }, slug, availabilityId: availability.id });
+		const { name = '30 Minute Meeting', duration = 30, slug, channel = 'phone' } = input.meetingType ?? {};
+		const meetingType = this.createMeetingType(user, { meetingInfo: { name, duration, channel }, slug, availabilityId: availability.id });
 		return { user, availability, meetingType };
 	}
 

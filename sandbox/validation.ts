@@ -52,13 +52,22 @@ function collect<T>(check: (errors: Set<string>) => T): T {
 	return checked;
 }
 
-/** A body that is not a JSON object is checked as an empty one. Unknown fields are dropped, at every depth. */
+/**
+ * A body that is not a JSON object is checked as an empty one. Unknown fields are dropped, at every depth,
+ * except where the schema says `additionalProperties: false`: then each is refused as class-validator's
+ * forbidNonWhitelisted does.
+ */
 function checkRoot(schema: Schema, body: unknown, errors: Set<string>): Fields {
 	return checkObject(schema, isObject(body) ? body : {}, '', errors);
 }
 
 function checkObject(schema: Schema, value: Fields, path: string, errors: Set<string>): Fields {
 	if (!schema.properties) return value;
+	const properties = schema.properties;
+	if (schema.additionalProperties === false) {
+		const extra = Object.keys(value).filter((key) => !(key in properties));
+		for (const key of extra) errors.add(`property ${path ? `${path}.${key}` : key} should not exist`);
+	}
 	const checked: Fields = {};
 	for (const [key, property] of Object.entries(schema.properties)) {
 		const name = path ? `${path}.${key}` : key;

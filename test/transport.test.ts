@@ -135,11 +135,11 @@ describe('retries', () => {
 	test('a 429 on a write is retried (the API did not process it), with back-off when Retry-After is missing', async () => {
 		await fault({ method: 'PATCH', path: '/v4/user/*', status: 429, times: 1 });
 		const { items, error } = await world().runNode(
-			{ resource: 'user', operation: 'update', userId: byId(world().seed.users.member.id), updateFields: { title: 'Retried' } },
+			{ resource: 'user', operation: 'update', userId: byId(world().seed.users.member.id), updateFields: { givenName: 'Retried' } },
 			world().apiKey(world().seed.users.owner.id),
 		);
 		expect(error).toBeUndefined();
-		expect(items).toEqual([expect.objectContaining({ title: 'Retried' })]);
+		expect(items).toEqual([expect.objectContaining({ givenName: 'Retried' })]);
 		expect(await statuses()).toEqual([`PATCH /v4/user/${world().seed.users.member.id} 429`, `PATCH /v4/user/${world().seed.users.member.id} 200`]);
 	});
 

@@ -48,6 +48,81 @@ describe('User', () => {
 		expect(created.body).toMatchObject({ email: 'new.person@example.com', givenName: 'New', timezone: 'Europe/Berlin' });
 	});
 
+	test('Create sends the weekly hours (form), their time zone and name, and the meeting type\'s channel; the user is set up with them', async () => {
+		const { owner } = world().seed.users;
+		const { items, error } = await world().runNode(
+			{
+				resource: 'user',
+				operation: 'create',
+				email: 'weekly.hours@example.com',
+				givenName: 'Weekly',
+				familyName: 'Hours',
+				timezone: 'Europe/Berlin',
+				setWeeklyHours: true,
+				scheduleInput: 'form',
+				weeklyHours: { ranges: [{ days: ['tuesday', 'thursday'], start: '10:00', end: '14:00' }] },
+				additionalFields: { availabilityName: 'Shop Hours', availabilityTimezone: 'Europe/Vienna', meetingTypeChannel: 'zoom' },
+			},
+			world().apiKey(),
+		);
+		expect(error).toBeUndefined();
+		const closed = { enabled: false, hours: [] };
+		const open = { enabled: true, hours: [{ start: '10:00', end: '14:00' }] };
+		const schedule = { monday: closed, tuesday: open, wednesday: closed, thursday: open, friday: closed, saturday: closed, sunday: closed };
+		expect((await world().requests()).map(wire)).toEqual([
+			{
+				method: 'POST',
+				path: '/v4/user',
+				query: '',
+				headers: { authorization: `Bearer ${world().seed.credentials.apiKey}`, 'content-type': 'application/json' },
+				body: {
+					email: 'weekly.hours@example.com',
+					givenName: 'Weekly',
+					familyName: 'Hours',
+					timezone: 'Europe/Berlin',
+					availability: { name: 'Shop Hours', timezone: 'Europe/Vienna', schedule },
+					meetingType: { channel: 'zoom' },
+				},
+			},
+		]);
+		const { availabilityId, meetingTypeId } = items[0] as { availabilityId: string; meetingTypeId: string };
+		const availability = await world().api('GET', `/availability/${availabilityId}`, world().seed.credentials.apiKey, { actAs: owner.id });
+		expect(availability.body).toMatchObject({ name: 'Shop Hours', timezone: 'Europe/Vienna', schedule, isDefault: true });
+		const meetingType = await world().api('GET', `/v4/meeting-type/${meetingTypeId}`, world().seed.credentials.apiKey, { actAs: owner.id });
+		expect(meetingType.body).toMatchObject({ meetingInfo: expect.objectContaining({ channel: 'zoom', duration: 30 }) });
+	});
+
+	test('Create without a channel: the new meeting type\'s channel is phone, as the reference says', async () => {
+		const created = await world().runNode(
+			{ resource: 'user', operation: 'create', email: 'phone.default@example.com', givenName: 'Phone', familyName: 'Default', timezone: 'UTC' },
+			world().apiKey(),
+		);
+		const meetingTypeId = created.items[0].meetingTypeId as string;
+		const meetingType = await world().api('GET', `/v4/meeting-type/${meetingTypeId}`, world().seed.credentials.apiKey, { actAs: world().seed.users.owner.id });
+		expect(meetingType.body).toMatchObject({ meetingInfo: expect.objectContaining({ channel: 'phone' }) });
+	});
+
+	test('Create refuses weekly hours as Availability does: a time range with no days (an expression giving []) names the row', async () => {
+		const base = { resource: 'user', operation: 'create', email: 'a@example.com', givenName: 'A', familyName: 'B', timezone: 'UTC', setWeeklyHours: true };
+		const emptyRow = await world().runNode(
+			{
+				...base,
+				scheduleInput: 'form',
+				weeklyHours: { ranges: [{ days: ['monday'], start: '09:00', end: '12:00' }, { days: '={{ [] }}', start: '13:00', end: '17:00' }] },
+			},
+			world().apiKey(),
+		);
+		expect(emptyRow.error?.message).toBe('Weekly Hours, Time Range 2: Days must name at least one day');
+		const overlap = await world().runNode(
+			{ ...base, scheduleInput: 'json', scheduleJson: '{"monday": {"hours": [{"start": "08:00", "end": "10:00"}, {"start": "09:00", "end": "11:00"}]}}' },
+			world().apiKey(),
+		);
+		expect(overlap.error?.message).toBe('Weekly Hours, Monday: 08:00–10:00 and 09:00–11:00 overlap');
+		const zone = await world().runNode({ ...base, setWeeklyHours: false, additionalFields: { availabilityTimezone: 'Vienna' } }, world().apiKey());
+		expect(zone.error?.message).toBe('Availability Timezone must be an IANA time zone such as Europe/Berlin or America/New_York; "Vienna" is not');
+		expect(await world().requests()).toEqual([]);
+	});
+
 	test('Create refuses a bad email and a bad time zone before sending anything', async () => {
 		const base = { resource: 'user', operation: 'create', givenName: 'A', familyName: 'B' };
 		const badEmail = await world().runNode({ ...base, email: 'not-an-email', timezone: 'Europe/Berlin' }, world().apiKey());
@@ -115,26 +190,55 @@ describe('User', () => {
 		]);
 	});
 
-	test('Update sends only the filled fields', async () => {
-		const { member, owner } = world().seed.users;
-		const { items } = await world().runNode(
-			{ resource: 'user', operation: 'update', userId: byId(member.id), updateFields: { title: 'Coach', timezone: 'America/New_York' } },
+	test('Update sends only First Name, Last Name and Slug, the filled ones', async () => {
+		const { owner } = world().seed.users;
+		const created = await world().api('POST', '/v4/user', world().seed.credentials.apiKey, {
+			body: { email: 'renamed@example.com', givenName: 'Rene', familyName: 'Named', timezone: 'UTC' },
+		});
+		const id = created.body.userId as string;
+		await world().clearRequests();
+		const { items, error } = await world().runNode(
+			{ resource: 'user', operation: 'update', userId: byId(id), updateFields: { givenName: 'Renate', slug: 'renate-named' } },
 			world().apiKey(owner.id),
 		);
-		expect(items).toEqual([expect.objectContaining({ id: member.id, title: 'Coach', timezone: 'America/New_York' })]);
+		expect(error).toBeUndefined();
+		expect(items).toEqual([expect.objectContaining({ id, givenName: 'Renate', fullName: 'Renate Named', slug: 'renate-named', timezone: 'UTC' })]);
 		expect((await world().requests()).map(wire)).toEqual([
-			{
-				method: 'PATCH',
-				path: `/v4/user/${member.id}`,
-				query: '',
-				headers: {
-					authorization: `Bearer ${world().seed.credentials.apiKey}`,
-					'x-service-api-user-id': owner.id,
-					'content-type': 'application/json',
-				},
-				body: { title: 'Coach', timezone: 'America/New_York' },
-			},
+			{ method: 'PATCH', path: `/v4/user/${id}`, query: '', headers: world().keyHeaders(owner.id, true), body: { givenName: 'Renate', slug: 'renate-named' } },
 		]);
+	});
+
+	test('Update with no field is refused before sending', async () => {
+		const { member, owner } = world().seed.users;
+		const { error } = await world().runNode({ resource: 'user', operation: 'update', userId: byId(member.id), updateFields: {} }, world().apiKey(owner.id));
+		expect(error?.message).toBe('Add at least one field under Update Fields: First Name, Last Name or Slug');
+		expect(error?.description).toBe('Item 1: fix the values named above and run the node again.');
+		expect(await world().requests()).toEqual([]);
+	});
+
+	test('Update: a slug another user has is the API\'s 409', async () => {
+		const { member, owner } = world().seed.users;
+		const ownerSlug = (await world().api('GET', `/v4/user/${owner.id}`, world().seed.credentials.ownerPat)).body.slug as string;
+		await world().clearRequests();
+		const { error } = await world().runNode(
+			{ resource: 'user', operation: 'update', userId: byId(member.id), updateFields: { slug: ownerSlug } },
+			world().apiKey(owner.id),
+		);
+		expect(error?.message).toBe('The request conflicts with the current state of the resource (HTTP 409)');
+		expect(error?.description).toBe('A user with this slug already exists Reload the resource, check its current state and adjust the request.');
+		expect((await world().requests()).map((r) => [r.method, r.status, r.body])).toEqual([['PATCH', 409, { slug: ownerSlug }]]);
+	});
+
+	test('the API takes only givenName, familyName and slug on a user PATCH, and refuses an empty body', async () => {
+		const { member, owner } = world().seed.users;
+		const patch = (body: unknown) => world().api('PATCH', `/v4/user/${member.id}`, world().seed.credentials.apiKey, { actAs: owner.id, body });
+		expect(await patch({ timezone: 'UTC', title: 'Coach', familyName: 'Member' })).toEqual({
+			status: 400,
+			body: { statusCode: 400, message: ['property timezone should not exist', 'property title should not exist'], error: 'Bad Request' },
+		});
+		expect(await patch({})).toEqual({ status: 400, body: { statusCode: 400, message: 'Empty Body', error: 'Bad Request' } });
+		const unchanged = await world().api('GET', `/v4/user/${member.id}`, world().seed.credentials.apiKey, { actAs: owner.id });
+		expect(unchanged.body).toMatchObject({ timezone: member.timezone, title: null });
 	});
 
 	test('Delete removes a user and returns { deleted: true }; a second delete is a clear 404', async () => {

@@ -30,9 +30,14 @@ export const users: Group = {
 
 	getUser: pathUser,
 
+	/** Any of givenName, familyName, slug (others were refused by the contract); an empty body or a slug of another user is refused. */
 	updateUser: (call) => {
+		const changes = call.body as Partial<Pick<User, 'givenName' | 'familyName' | 'slug'>>;
+		if (Object.keys(changes).length === 0) throw apiError(400, 'Empty Body');
 		const user = pathUser(call);
-		Object.assign(user, call.body, { updatedAt: call.store.clock.iso() });
+		const taken = [...call.store.users.values()].some((other) => other.slug === changes.slug && other.id !== user.id);
+		if (taken) throw apiError(409, 'A user with this slug already exists');
+		Object.assign(user, changes, { updatedAt: call.store.clock.iso() });
 		user.fullName = `${user.givenName} ${user.familyName}`;
 		return user;
 	},

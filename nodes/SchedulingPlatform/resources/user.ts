@@ -1,9 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { userLocator } from '../locators';
 import type { ResourceDefinitions } from '../types';
-import { uuidValidation } from '../inputChecks';
+import { weekFrom, weeklyHoursProblem, weeklyHoursProperties } from '../weeklyHours';
+import { channelOptions } from './meetingType';
 
-/** User V4 (api-reference §2). Create, update and delete need a Platform API key. */
+/**
+ * User V4 (api-reference §2). Create, update and delete need a Platform API key. Create may set the new
+ * user's weekly hours (the same inputs as Availability's), its time zone and name, and the meeting type's
+ * name, duration, slug and channel; Update changes only the names and the slug.
+ */
 export const userOperations: ResourceDefinitions = {
 	create: {
 		method: 'POST',
@@ -15,10 +21,14 @@ export const userOperations: ResourceDefinitions = {
 			familyName: { param: 'familyName', check: 'required' },
 			timezone: { param: 'timezone', check: 'timezone' },
 			'availability.name': 'additionalFields.availabilityName',
+			'availability.timezone': { param: 'additionalFields.availabilityTimezone', check: 'timezone' },
+			'availability.schedule': { param: 'setWeeklyHours', convert: (set, input) => (set ? weekFrom(input) : undefined) },
 			'meetingType.name': 'additionalFields.meetingTypeName',
 			'meetingType.duration': 'additionalFields.meetingTypeDuration',
 			'meetingType.slug': 'additionalFields.meetingTypeSlug',
+			'meetingType.channel': 'additionalFields.meetingTypeChannel',
 		},
+		check: (request, input) => weeklyHoursProblem((request.body?.availability as { schedule?: unknown } | undefined)?.schedule, input),
 	},
 	delete: { method: 'DELETE', path: '/v4/user/{id}', pathParams: { id: 'userId' } },
 	get: { method: 'GET', path: '/v4/user/{id}', pathParams: { id: 'userId' } },
@@ -33,13 +43,9 @@ export const userOperations: ResourceDefinitions = {
 		method: 'PATCH',
 		path: '/v4/user/{id}',
 		pathParams: { id: 'userId' },
-		body: {
-			givenName: 'updateFields.givenName',
-			familyName: 'updateFields.familyName',
-			timezone: { param: 'updateFields.timezone', check: 'timezone' },
-			language: 'updateFields.language',
-			title: 'updateFields.title',
-		},
+		body: { givenName: 'updateFields.givenName', familyName: 'updateFields.familyName', slug: 'updateFields.slug' },
+		check: (request, input) =>
+			Object.keys(request.body ?? {}).length ? undefined : `Add at least one field under ${input.label('updateFields')}: First Name, Last Name or Slug`,
 	},
 };
 
@@ -56,7 +62,7 @@ export const userProperties: INodeProperties[] = [
 			{ name: 'Get', value: 'get', description: 'Get a user by ID', action: 'Get a user' },
 			{ name: 'Get Many', value: 'getAll', description: 'List the users of the company', action: 'Get many users' },
 			{ name: 'Get Me', value: 'getMe', description: 'Get the user the credential acts as', action: 'Get the current user' },
-			{ name: 'Update', value: 'update', description: 'Update a user', action: 'Update a user' },
+			{ name: 'Update', value: 'update', description: 'Change the first name, last name or slug of a user', action: 'Update a user' },
 		],
 		default: 'getMe',
 	},
@@ -97,6 +103,15 @@ export const userProperties: INodeProperties[] = [
 		description: 'IANA time zone of the user',
 	},
 	{
+		displayName: 'Set Weekly Hours',
+		name: 'setWeeklyHours',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { resource: ['user'], operation: ['create'] } },
+		description: 'Whether to give the new user\'s weekly hours; when off, they are Monday to Friday 09:00–17:00',
+	},
+	...weeklyHoursProperties({ resource: ['user'], operation: ['create'], setWeeklyHours: [true] }),
+	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
 		type: 'collection',
@@ -110,6 +125,22 @@ export const userProperties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description: 'Name of the default availability created with the user',
+			},
+			{
+				displayName: 'Availability Timezone',
+				name: 'availabilityTimezone',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Europe/Berlin',
+				description: 'IANA time zone the weekly hours are meant in; the user\'s time zone when empty',
+			},
+			{
+				displayName: 'Meeting Type Channel',
+				name: 'meetingTypeChannel',
+				type: 'options',
+				options: channelOptions,
+				default: 'phone',
+				description: 'Where meetings of the default meeting type take place',
 			},
 			{
 				displayName: 'Meeting Type Duration (Minutes)',
@@ -143,21 +174,7 @@ export const userProperties: INodeProperties[] = [
 		required: true,
 		displayOptions: { show: { resource: ['user'], operation: ['delete', 'get', 'update'] } },
 		description: 'The user to work on',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchUsers', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc',
-				validation: uuidValidation('User ID'),
-			},
-		],
+		...userLocator,
 	},
 	{
 		displayName: 'Return All',
@@ -207,24 +224,15 @@ export const userProperties: INodeProperties[] = [
 		displayOptions: { show: { resource: ['user'], operation: ['update'] } },
 		options: [
 			{ displayName: 'First Name', name: 'givenName', type: 'string', default: '' },
-			{
-				displayName: 'Language',
-				name: 'language',
-				type: 'string',
-				placeholder: 'e.g. en',
-				default: '',
-				description: 'Language code of the user, such as en or de',
-			},
 			{ displayName: 'Last Name', name: 'familyName', type: 'string', default: '' },
 			{
-				displayName: 'Timezone',
-				name: 'timezone',
+				displayName: 'Slug',
+				name: 'slug',
 				type: 'string',
-				placeholder: 'e.g. Europe/Berlin',
 				default: '',
-				description: 'IANA time zone of the user',
+				placeholder: 'e.g. jane-doe',
+				description: 'URL part of the user\'s booking page; no other user may have it',
 			},
-			{ displayName: 'Title', name: 'title', type: 'string', default: '', description: 'Job title shown on the booking page' },
 		],
 	},
 ];
