@@ -12,6 +12,8 @@ export interface Schema {
 	nullable?: boolean;
 	default?: unknown;
 	properties?: Record<string, Schema>;
+	/** The schema of every key of an object that `properties` does not name (a map such as name → URL). */
+	additionalProperties?: Schema;
 	required?: string[];
 	items?: Schema;
 	minimum?: number;
@@ -38,6 +40,8 @@ export interface Operation {
 	'x-user-management'?: boolean;
 	'x-workspace-list'?: boolean;
 	'x-feature'?: string;
+	/** Query keys the operation does not declare are refused ("property x should not exist"), not dropped. */
+	'x-strict-query'?: boolean;
 }
 
 interface Contract {

@@ -23,21 +23,31 @@ const FORMATS: Record<string, Check> = {
 	uuid: [(value) => typeof value === 'string' && UUID.test(value), 'must be a UUID'],
 	'date-time': [isIsoDate, 'must be a valid ISO 8601 date string'],
 	'iana-timezone': [isTimeZone, 'must be a valid IANA time zone'],
+	url: [isWebAddress, 'must be a URL address'],
 };
 
 /** Checks query and body against the operation; answers 400 listing every failed constraint. */
 export function validateRequest(operation: Operation, search: URLSearchParams, body: unknown): { query: Fields; body: Fields } {
 	const parameters = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query');
 	const bodySchema = operation.requestBody?.content['application/json'].schema;
-	return collect((errors) => ({
-		query: checkObject(querySchema(parameters), readQuery(parameters, search), '', errors),
-		body: bodySchema ? checkRoot(resolve(bodySchema), body, errors) : {},
-	}));
+	return collect((errors) => {
+		if (operation['x-strict-query']) refuseUndeclared(parameters, search, errors);
+		return {
+			query: checkObject(querySchema(parameters), readQuery(parameters, search), '', errors),
+			body: bodySchema ? checkRoot(resolve(bodySchema), body, errors) : {},
+		};
+	});
 }
 
 /** Checks a JSON body against an object schema, the same way. */
 export function validateBody(schema: Schema, body: unknown): Fields {
 	return collect((errors) => checkRoot(schema, body, errors));
+}
+
+/** As class-validator's forbidNonWhitelisted: every query key the operation does not declare is an error. */
+function refuseUndeclared(parameters: Parameter[], search: URLSearchParams, errors: Set<string>): void {
+	const declared = new Set(parameters.map((parameter) => parameter.name));
+	for (const key of search.keys()) if (!declared.has(key)) errors.add(`property ${key} should not exist`);
 }
 
 function isObject(value: unknown): value is Fields {
@@ -56,10 +66,13 @@ function checkRoot(schema: Schema, body: unknown, errors: Set<string>): Fields {
 	return checkObject(schema, isObject(body) ? body : {}, '', errors);
 }
 
+/** Named properties, then (with `additionalProperties`) every other key; other keys are dropped. */
 function checkObject(schema: Schema, value: Fields, path: string, errors: Set<string>): Fields {
-	if (!schema.properties) return value;
+	if (!schema.properties && !schema.additionalProperties) return value;
+	const { properties = {}, additionalProperties } = schema;
+	const others = additionalProperties ? Object.keys(value).filter((key) => !(key in properties)) : [];
 	const checked: Fields = {};
-	for (const [key, property] of Object.entries(schema.properties)) {
+	for (const [key, property] of [...Object.entries(properties), ...others.map((key) => [key, additionalProperties!] as const)]) {
 		const name = path ? `${path}.${key}` : key;
 		const required = schema.required?.includes(key) ?? false;
 		const result = checkProperty(resolve(property), value[key], name, required, errors);
@@ -133,6 +146,14 @@ function convert(schema: Schema, value: string): unknown {
 
 function isIsoDate(value: unknown): boolean {
 	return typeof value === 'string' && ISO_8601.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+export function isWebAddress(value: unknown): boolean {
+	try {
+		return typeof value === 'string' && ['http:', 'https:'].includes(new URL(value).protocol);
+	} catch {
+		return false;
+	}
 }
 
 function isTimeZone(value: unknown): boolean {
