@@ -14,6 +14,14 @@ beforeAll(async () => {
 	demo = await world().meetingType('Product Demo');
 });
 
+/** The acting user's own link of a meeting type, as Get Many gives it (workspaceId null). The request log is cleared after. */
+async function personalLink(meetingTypeId: string, token = ownerPat()): Promise<IDataObject> {
+	const answer = await world().api('GET', '/v4/booking-link', token);
+	await world().clearRequests();
+	const link = (answer.body.personalLinks as IDataObject[]).find((candidate) => candidate.meetingTypeId === meetingTypeId);
+	return { ...link, workspaceId: null };
+}
+
 async function oneTimeLinks(): Promise<IDataObject[]> {
 	const answer = await world().api('GET', '/v4/one-time-booking-link', ownerPat());
 	await world().clearRequests();
@@ -126,7 +134,7 @@ describe('Booking Link', () => {
 		expect((await oneTimeLinks()).map((link) => link.id)).not.toContain(linkId);
 	});
 
-	test('Get Booking Page Link reads GET /v4/booking-link (nothing else sent) and adds the prefill URL-encoded in order', async () => {
+	test('Get Booking Page Link reads GET /v4/booking-link (nothing else sent), gives the link with the prefill URL-encoded in order', async () => {
 		const owner = world().seed.users.owner;
 		const { items, error } = await world().runNode(
 			{
@@ -138,15 +146,27 @@ describe('Booking Link', () => {
 			world().apiKey(owner.id),
 		);
 		expect(error).toBeUndefined();
-		expect(items).toEqual([
-			{
-				url: `${BOOKING_BASE_URL}/ada-admin/product-demo?email=jane.doe%2Bvip%40example.com&firstname=Jane%20Marie&lastname=O'Neil%20%26%20Sons&phone=%2B4915112345678`,
-			},
-		]);
 		expect((await world().requests()).map(wire)).toEqual([
 			{ method: 'GET', path: '/v4/booking-link', query: '', headers: world().keyHeaders(owner.id), body: null },
 		]);
-		expect(demo.slug).toBe('product-demo');
+		const link = await personalLink(demo.id);
+		expect(link).toEqual({
+			id: expect.any(String),
+			meetingTypeId: demo.id,
+			link: `${BOOKING_BASE_URL}/ada-admin/product-demo`,
+			title: 'Product Demo',
+			slug: 'product-demo',
+			fullName: 'Ada Admin',
+			email: 'ada@acme.example',
+			picture: null,
+			workspaceId: null,
+		});
+		expect(items).toEqual([
+			{
+				...link,
+				url: `${BOOKING_BASE_URL}/ada-admin/product-demo?email=jane.doe%2Bvip%40example.com&firstname=Jane%20Marie&lastname=O'Neil%20%26%20Sons&phone=%2B4915112345678`,
+			},
+		]);
 	});
 
 	test('Get Booking Page Link without a prefill is the bare link', async () => {
@@ -155,7 +175,7 @@ describe('Booking Link', () => {
 			{ resource: 'bookingLink', operation: 'getPageLink', meetingTypeId: byId(quick.id) },
 			world().pat(world().seed.credentials.memberPat),
 		);
-		expect(items).toEqual([{ url: `${BOOKING_BASE_URL}/max-member/quick-call` }]);
+		expect(items).toEqual([{ ...(await personalLink(quick.id, world().seed.credentials.memberPat)), url: `${BOOKING_BASE_URL}/max-member/quick-call` }]);
 	});
 
 	test('Get Booking Page Link for several items reads the links once and prefills each item\'s own lead', async () => {
@@ -170,10 +190,10 @@ describe('Booking Link', () => {
 			world().pat(),
 			{ input },
 		);
-		expect(items).toEqual([
-			{ url: `${BOOKING_BASE_URL}/ada-admin/product-demo?email=a%40example.com` },
-			{ url: `${BOOKING_BASE_URL}/ada-admin/strategy-workshop?email=b%40example.com` },
-			{ url: `${BOOKING_BASE_URL}/ada-admin/product-demo?email=c%40example.com` },
+		expect(items.map((item) => [item.meetingTypeId, item.url])).toEqual([
+			[demo.id, `${BOOKING_BASE_URL}/ada-admin/product-demo?email=a%40example.com`],
+			[workshop.id, `${BOOKING_BASE_URL}/ada-admin/strategy-workshop?email=b%40example.com`],
+			[demo.id, `${BOOKING_BASE_URL}/ada-admin/product-demo?email=c%40example.com`],
 		]);
 		expect(paired).toEqual([0, 1, 2]);
 		expect((await world().requests()).map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual(['GET /v4/booking-link?']);
@@ -186,7 +206,7 @@ describe('Booking Link', () => {
 			{ resource: 'bookingLink', operation: 'getPageLink', meetingTypeId: byId(demo.id), prefill: { firstname: 'Jane', lastname: 'Doe' } },
 			world().pat(),
 		);
-		expect(items).toEqual([{ url: 'https://book.example.com/ada/demo?lang=de&firstname=Jane&lastname=Doe' }]);
+		expect(items).toEqual([{ ...link, workspaceId: null, url: 'https://book.example.com/ada/demo?lang=de&firstname=Jane&lastname=Doe' }]);
 	});
 
 	test('Get Booking Page Link for a meeting type without a link (disabled, or another user\'s) names it and says what to do', async () => {
@@ -240,7 +260,7 @@ describe('Booking Link', () => {
 			{ resource: 'bookingLink', operation: 'getPageLink', meetingTypeId: byId(teamId), prefill: { email: 'lead@example.com' } },
 			world().pat(world().seed.credentials.memberPat),
 		);
-		expect(items).toEqual([{ url: `${BOOKING_BASE_URL}/ada-admin/team-intro?email=lead%40example.com` }]);
+		expect(items).toEqual([{ ...expectedLink, workspaceId: 'ws-sales', url: `${BOOKING_BASE_URL}/ada-admin/team-intro?email=lead%40example.com` }]);
 	});
 
 	test('Get Many gives one item per link, personal then workspace ones, each with its workspaceId; Limit cuts, Workspace ID filters', async () => {

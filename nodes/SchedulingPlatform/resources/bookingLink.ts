@@ -36,7 +36,7 @@ function withPrefill(link: string, values: IDataObject): string {
 	return `${link}${link.includes('?') ? '&' : '?'}${query}`;
 }
 
-/** The meeting type's link (a personal one before a workspace one), prefilled: `{ url }`. */
+/** The meeting type's link item (a personal one before a workspace one), with `url`: its link, prefilled. */
 function pageLink(answer: unknown, call: OperationCall): IDataObject[] {
 	const meetingTypeId = String(call.values.meetingTypeId);
 	const found = allLinks(answer).find((link) => link.meetingTypeId === meetingTypeId);
@@ -46,7 +46,7 @@ function pageLink(answer: unknown, call: OperationCall): IDataObject[] {
 			'the acting user\'s links (their own and their workspaces\') do not include this meeting type: it is disabled, or another user\'s. Enable it, act as its host, or pick a meeting type from Booking Link\'s Get Many.',
 		);
 	}
-	return [{ url: withPrefill(String(found.link), call.values) }];
+	return [{ ...found, url: withPrefill(String(found.link), call.values) }];
 }
 
 export const bookingLinkOperations: ResourceDefinitions = {
