@@ -268,7 +268,7 @@ describe('Booking Link', () => {
 		await world().control('POST', `/__sandbox/meeting-types/${teamId}/workspace`, { workspaceId: 'ws-partners' });
 		const answer = (await world().api('GET', '/v4/booking-link', ownerPat())).body;
 		await world().clearRequests();
-		const personal = (answer.personalLinks as IDataObject[]).map((link) => ({ ...link, workspaceId: null }));
+		const personal = (answer.personalLinks as IDataObject[]).map((link): IDataObject => ({ ...link, workspaceId: null }));
 		const inWorkspaces = (answer.workspaceLinks as Array<{ workspaceId: string; meetingTypesLinks: Array<{ links: IDataObject[] }> }>).flatMap(
 			({ workspaceId, meetingTypesLinks }) => meetingTypesLinks.flatMap(({ links }) => links.map((link) => ({ ...link, workspaceId }))),
 		);
