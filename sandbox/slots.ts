@@ -155,13 +155,13 @@ interface HostQuery {
 	ignoreAppointmentId?: string;
 }
 
-/** Slot starts of one host around the window: on the grid of its open time, after now, not blocked by appointments. */
+/** Slot starts of one host around the window: on the grid of its open time (buffers inside it when the meeting type asks), after now, not blocked by appointments. */
 function freeStarts(store: Store, query: HostQuery): DateTime[] {
 	const availability = hostAvailability(store, query.meetingType, query.hostId);
 	if (!availability) return [];
 	const busy = busyIntervals(store, query);
 	return hoursOf(store, availability, query.window)
-		.open.flatMap((interval) => gridStarts(interval, query.duration))
+		.open.flatMap((interval) => gridStarts(interval, query.duration).filter((start) => buffersFit(start, interval, query)))
 		.filter((start) => start.toMillis() > query.now)
 		.filter((start) => !overlapsBusy(start, query, busy));
 }
@@ -192,6 +192,13 @@ function weeklyIntervals(availability: Availability, window: Interval): Interval
 		}
 	}
 	return intervals;
+}
+
+/** With bufferMustStayWithinWorkingHours, the buffers around the meeting must lie in the same open time as the meeting. */
+function buffersFit(start: DateTime, open: Interval, query: HostQuery): boolean {
+	const { bufferBefore, bufferAfter, bufferMustStayWithinWorkingHours } = query.meetingType.meetingInfo;
+	if (!bufferMustStayWithinWorkingHours) return true;
+	return open.engulfs(Interval.fromDateTimes(start.minus({ minutes: bufferBefore }), start.plus({ minutes: query.duration + bufferAfter })));
 }
 
 /** Starts at the beginning of the interval and every `duration` minutes after, while the meeting fits. */

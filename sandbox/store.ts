@@ -10,8 +10,25 @@ export function userPageUrl(user: User): string {
 	return `${BOOKING_BASE_URL}/${user.slug}`;
 }
 
-/** Field order of a meeting type's meetingInfo, and the values a new one gets when not given. */
-const MEETING_INFO_DEFAULTS = { name: '', description: '', duration: 30, channel: 'local', bufferBefore: 0, bufferAfter: 0, color: '#3b82f6' };
+/**
+ * Field order of a meeting type's meetingInfo, and the values a new one gets when not given (the channel of a
+ * user's first meeting type is phone; POST /v4/meeting-type requires one).
+ */
+const MEETING_INFO_DEFAULTS: MeetingInfo = {
+	name: '',
+	description: '',
+	duration: 30,
+	channel: 'phone',
+	bufferBefore: 0,
+	bufferAfter: 0,
+	color: '#3b82f6',
+	bufferMustStayWithinWorkingHours: false,
+	showAvailableSlots: true,
+	enableRedirect: false,
+	redirect: null,
+	passEventDetailsToRedirect: false,
+	customChannelLink: null,
+};
 
 export interface Company {
 	id: string;
@@ -80,6 +97,15 @@ export interface MeetingInfo {
 	bufferBefore: number;
 	bufferAfter: number;
 	color: string;
+	/** A slot is offered only when its buffers also fall within the working hours. */
+	bufferMustStayWithinWorkingHours: boolean;
+	showAvailableSlots: boolean;
+	/** After booking, people go to `redirect` (required when on). */
+	enableRedirect: boolean;
+	redirect: string | null;
+	passEventDetailsToRedirect: boolean;
+	/** Where a meeting of the custom channel takes place (required for it). */
+	customChannelLink: string | null;
 }
 
 export interface MeetingType {
@@ -234,24 +260,6 @@ export interface PersonalPage {
 	updatedAt: string;
 }
 
-export interface Handoff {
-	id: string;
-	userId: string;
-	companyId: string;
-	url: string;
-	assignedUserId: string;
-	status: 'pending' | 'booked' | 'expired';
-	email: string;
-	firstname: string | null;
-	lastname: string | null;
-	phone: string | null;
-	note: string | null;
-	meetingTypeId: string | null;
-	queueId: string | null;
-	expiresAt: string;
-	createdAt: string;
-}
-
 export interface QuickMail {
 	attendeeId: string;
 	title: string;
@@ -305,7 +313,6 @@ export class Store {
 	readonly calendarConnections = new Map<string, CalendarConnection>();
 	readonly oneTimeLinks = new Map<string, OneTimeLink>();
 	readonly personalPages = new Map<string, PersonalPage>();
-	readonly handoffs = new Map<string, Handoff>();
 	readonly quickMails: QuickMail[] = [];
 	private nextExceptionId = 1;
 

@@ -23,7 +23,7 @@ const FORMATS: Record<string, Check> = {
 	uuid: [(value) => typeof value === 'string' && UUID.test(value), 'must be a UUID'],
 	'date-time': [isIsoDate, 'must be a valid ISO 8601 date string'],
 	'iana-timezone': [isTimeZone, 'must be a valid IANA time zone'],
-	url: [isWebAddress, 'must be a URL address'],
+	uri: [isWebAddress, 'must be a URL address'],
 };
 
 /** Checks query and body against the operation; answers 400 listing every failed constraint. */
@@ -81,11 +81,14 @@ function checkObject(schema: Schema, value: Fields, path: string, errors: Set<st
 	return checked;
 }
 
-/** Every constraint is checked on its own, as class-validator does: a missing value fails them all. */
+/**
+ * Every constraint is checked on its own, as class-validator does: a missing value fails them all. A missing
+ * enum value fails only its list (class-validator's IsEnum alone, as the live service answers).
+ */
 function checkProperty(schema: Schema, value: unknown, name: string, required: boolean, errors: Set<string>): unknown {
 	if (value === undefined && !required) return schema.default;
 	if (value === null && schema.nullable) return null;
-	if (value === undefined || value === null) errors.add(`${name} should not be empty`);
+	if ((value === undefined || value === null) && !schema.enum) errors.add(`${name} should not be empty`);
 	for (const message of violations(schema, value)) errors.add(`${name} ${message}`);
 	if (schema.type === 'object' && isObject(value)) return checkObject(schema, value, name, errors);
 	if (schema.type === 'array' && schema.items && Array.isArray(value)) return checkItems(resolve(schema.items), value, name, errors);

@@ -474,17 +474,6 @@ describe('Booking: Create', () => {
 		expect(contactIds[2]).not.toBe(contactIds[0]);
 	});
 
-	test('booking marks the company\'s pending handoffs of that email (any case) as booked', async () => {
-		const id = await world().createMeetingType('Handoffs');
-		const handoff = await world().api('POST', '/v4/handoff', ownerPat(), { body: { email: 'Lead@Example.com', meetingTypeId: id } });
-		expect(handoff.status).toBe(201);
-		const handoffId = handoff.body.id as string;
-		const status = async () => (await world().api('GET', `/v4/handoff/${handoffId}`, ownerPat())).body.status;
-		expect(await status()).toBe('pending');
-		await world().runNode(create(id, '2027-03-09T14:00:00+01:00', 'lead@example.com'), world().pat());
-		expect(await status()).toBe('booked');
-	});
-
 	test('a meeting type that needs approval gives a pending answer and no appointment; the slot stays open', async () => {
 		const id = await world().createMeetingType('Needs Approval');
 		const start = '2027-03-10T09:00:00+01:00';

@@ -1,8 +1,25 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { byId, useWorld, wire } from './harness/world';
 
 const world = useWorld();
 
 const owner = () => world().seed.users.owner;
+
+/** Every channel of the reference, in its order (the API's list in its 400). */
+const CHANNELS = [
+	'local', 'local-attendee', 'google', 'zoom', 'phone', 'phone-incoming', 'messenger', 'connect', 'webex', 'teamsForBusiness2',
+	'teams2ForExchange', 'custom', 'resource', 'whereby', 'kmeet', 'jitsi', 'nextcloudTalk', 'openTalk', 'alfaview',
+];
+
+const create = (extra: IDataObject = {}) => ({ resource: 'meetingType', operation: 'create', name: 'Team Room', duration: 30, ...extra });
+
+/** Runs the node and expects it to stop before sending, with this message. */
+async function refused(parameters: IDataObject, message: string): Promise<void> {
+	const { error } = await world().runNode(parameters, world().pat());
+	expect(error?.message).toBe(message);
+	expect(await world().requests()).toEqual([]);
+}
 
 describe('Meeting Type', () => {
 	test('Create sends meetingInfo with an empty description kept, and returns the meeting type', async () => {
@@ -13,7 +30,8 @@ describe('Meeting Type', () => {
 				name: 'Discovery Call',
 				duration: 45,
 				description: '',
-				additionalFields: { bufferBefore: 10, channel: 'zoom', spots: 3 },
+				channel: 'zoom',
+				additionalFields: { bufferBefore: 10, spots: 3 },
 			},
 			world().ownerKey(),
 		);
@@ -49,7 +67,7 @@ describe('Meeting Type', () => {
 		);
 		expect(error).toBeUndefined();
 		expect((await world().requests()).map((r) => r.body)).toEqual([
-			{ meetingInfo: { name: 'Saturday Clinic', description: '', duration: 30 }, availabilityId: weekend },
+			{ meetingInfo: { name: 'Saturday Clinic', description: '', duration: 30, channel: 'phone' }, availabilityId: weekend },
 		]);
 		expect(items).toEqual([expect.objectContaining({ availabilityId: weekend })]);
 		const unknown = await world().runNode(
@@ -78,7 +96,7 @@ describe('Meeting Type', () => {
 	test('a number from an expression as text is sent as a number', async () => {
 		const { error } = await world().runNode({ resource: 'meetingType', operation: 'create', name: 'Typed', duration: '={{ "45" }}' }, world().pat());
 		expect(error).toBeUndefined();
-		expect((await world().requests())[0].body).toEqual({ meetingInfo: { name: 'Typed', description: '', duration: 45 } });
+		expect((await world().requests())[0].body).toEqual({ meetingInfo: { name: 'Typed', description: '', duration: 45, channel: 'phone' } });
 	});
 
 	test('the API\'s own validation words reach the user when it refuses a value', async () => {
@@ -91,6 +109,101 @@ describe('Meeting Type', () => {
 		const { error } = await world().runNode({ resource: 'meetingType', operation: 'create', name: 'Refused', duration: 30 }, world().pat());
 		expect(error?.message).toBe('The API rejected the request as invalid (HTTP 400)');
 		expect(error?.description).toBe('meetingInfo.duration must not be greater than 480 Correct the fields named above and run the node again.');
+	});
+
+	test('Create with the Custom channel sends its link and the redirect under meetingInfo, and gets them back', async () => {
+		const { items, error } = await world().runNode(
+			create({
+				channel: 'custom',
+				customChannelLink: 'https://meet.example.com/team-room',
+				additionalFields: {
+					bufferMustStayWithinWorkingHours: true,
+					showAvailableSlots: false,
+					enableRedirect: true,
+					redirect: 'https://example.com/thank-you',
+					passEventDetailsToRedirect: true,
+				},
+			}),
+			world().pat(),
+		);
+		expect(error).toBeUndefined();
+		const meetingInfo = {
+			name: 'Team Room',
+			description: '',
+			duration: 30,
+			channel: 'custom',
+			customChannelLink: 'https://meet.example.com/team-room',
+			bufferMustStayWithinWorkingHours: true,
+			showAvailableSlots: false,
+			enableRedirect: true,
+			redirect: 'https://example.com/thank-you',
+			passEventDetailsToRedirect: true,
+		};
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'POST', path: '/v4/meeting-type', query: '', headers: world().patHeaders(world().seed.credentials.ownerPat, true), body: { meetingInfo } },
+		]);
+		expect(items).toEqual([expect.objectContaining({ meetingInfo: expect.objectContaining(meetingInfo) })]);
+	});
+
+	test('Create sends the default channel phone, and a link typed for Custom is not sent once another channel is chosen', async () => {
+		const { error } = await world().runNode(create({ channel: 'jitsi', customChannelLink: 'https://meet.example.com/old' }), world().pat());
+		expect(error).toBeUndefined();
+		await world().runNode(create({ name: 'Default Channel' }), world().pat());
+		expect((await world().requests()).map((r) => (r.body as IDataObject).meetingInfo)).toEqual([
+			{ name: 'Team Room', description: '', duration: 30, channel: 'jitsi' },
+			{ name: 'Default Channel', description: '', duration: 30, channel: 'phone' },
+		]);
+	});
+
+	test('Create refuses before sending: a channel or link that cannot be used, and redirect switches that contradict the URL', async () => {
+		const listed = ['alfaview', 'connect', 'custom', 'google', 'local-attendee', 'local', 'jitsi', 'kmeet', 'messenger', 'teamsForBusiness2', 'teams2ForExchange']
+			.concat(['nextcloudTalk', 'openTalk', 'phone-incoming', 'phone', 'resource', 'webex', 'whereby', 'zoom'])
+			.map((value) => `"${value}"`);
+		for (const channel of ['fax', '']) {
+			await refused(create({ channel: `={{ "${channel}" }}` }), `Channel must be one of ${listed.join(', ')}; "${channel}" is not`);
+		}
+		await refused(create({ channel: 'custom' }), 'Custom Channel Link is required when Channel is Custom');
+		await refused(create({ channel: '={{ "custom" }}', customChannelLink: '={{ $json.link ?? "" }}' }), 'Custom Channel Link is required when Channel is Custom');
+		await refused(create({ channel: 'custom', customChannelLink: 'meet.example.com/room' }), 'Custom Channel Link must be a web address starting with https:// or http://');
+		await refused(create({ additionalFields: { enableRedirect: true } }), 'Redirect URL is required when Redirect After Booking is on');
+		await refused(
+			create({ additionalFields: { redirect: 'https://example.com/thanks' } }),
+			'Redirect URL is set but Redirect After Booking is off: turn it on or remove the URL',
+		);
+		await refused(
+			create({ additionalFields: { enableRedirect: false, passEventDetailsToRedirect: true } }),
+			'Pass Event Details to Redirect needs Redirect After Booking on: turn it on or turn Pass Event Details to Redirect off',
+		);
+		await refused(create({ additionalFields: { enableRedirect: true, redirect: 'thanks.html' } }), 'Redirect URL must be a web address starting with https:// or http://');
+	});
+
+	test('the API refuses a meeting type without a channel, listing every channel', async () => {
+		const body = { meetingInfo: { name: 'No Channel', description: '', duration: 30 } };
+		const answer = await world().api('POST', '/v4/meeting-type', world().seed.credentials.ownerPat, { body });
+		expect(answer).toEqual({
+			status: 400,
+			body: { statusCode: 400, message: [`meetingInfo.channel must be one of the following values: ${CHANNELS.join(', ')}`], error: 'Bad Request' },
+		});
+	});
+
+	test('Update changes channel, link and redirect; contradictions are refused; Custom without any link gets the API\'s 400', async () => {
+		const id = await world().createMeetingType('Moving Room');
+		const update = (updateFields: IDataObject) => ({ resource: 'meetingType', operation: 'update', meetingTypeId: byId(id), updateFields });
+		await refused(update({ channel: 'zoom', customChannelLink: 'https://meet.example.com/room' }), 'Custom Channel Link is only used with the Custom channel: set Channel to Custom or remove the link');
+		await refused(update({ enableRedirect: false, redirect: 'https://example.com/thanks' }), 'Redirect URL is set but Redirect After Booking is off: turn it on or remove the URL');
+		await refused(update({ enableRedirect: true }), 'Redirect URL is required when Redirect After Booking is on');
+		const noLink = await world().runNode(update({ channel: 'custom' }), world().pat());
+		expect(noLink.error?.message).toBe('The API rejected the request as invalid (HTTP 400)');
+		expect(noLink.error?.description).toBe('meetingInfo.customChannelLink should not be empty Correct the fields named above and run the node again.');
+		await world().clearRequests();
+		const { items, error } = await world().runNode(
+			update({ channel: 'custom', customChannelLink: 'https://meet.example.com/room', redirect: 'https://example.com/next', bufferMustStayWithinWorkingHours: true }),
+			world().pat(),
+		);
+		expect(error).toBeUndefined();
+		const meetingInfo = { channel: 'custom', customChannelLink: 'https://meet.example.com/room', bufferMustStayWithinWorkingHours: true, redirect: 'https://example.com/next' };
+		expect((await world().requests()).map((r) => r.body)).toEqual([{ meetingInfo }]);
+		expect(items).toEqual([expect.objectContaining({ meetingInfo: expect.objectContaining({ ...meetingInfo, enableRedirect: false }) })]);
 	});
 
 	test('Get reads one meeting type; a member cannot see the owner\'s (404)', async () => {

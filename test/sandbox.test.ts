@@ -16,6 +16,9 @@ interface Options {
 
 type Fields = Record<string, unknown>;
 
+/** Every meetingInfo.channel value of the reference, in its order. */
+const CHANNELS = 'local, local-attendee, google, zoom, phone, phone-incoming, messenger, connect, webex, teamsForBusiness2, teams2ForExchange, custom, resource, whereby, kmeet, jitsi, nextcloudTalk, openTalk, alfaview';
+
 interface Result<T = Fields> {
 	status: number;
 	body: T;
@@ -247,7 +250,7 @@ describe('validation', () => {
 			400,
 			[
 				'meetingInfo.duration must not be less than 5',
-				'meetingInfo.channel must be one of the following values: local, local-attendee, google, zoom, phone, phone-incoming, messenger, connect, webex, teamsForBusiness2, custom, jitsi',
+				`meetingInfo.channel must be one of the following values: ${CHANNELS}`,
 				'meetingInfo.bufferBefore must not be greater than 120',
 				'spots must not be greater than 100',
 			],
@@ -285,7 +288,7 @@ describe('validation', () => {
 		expect(patch.body).toMatchObject({ title: 'Engineer', isAdmin: false, companyId: seed.companies.acme.id });
 		const created = await request('POST', '/v4/meeting-type', {
 			...owner(),
-			body: { meetingInfo: { name: 'Chat', description: '', duration: 20, extra: 1 }, foo: 'bar' },
+			body: { meetingInfo: { name: 'Chat', description: '', duration: 20, channel: 'phone', extra: 1 }, foo: 'bar' },
 		});
 		expect(created.status).toBe(201);
 		expect(created.body).not.toHaveProperty('foo');
@@ -423,13 +426,13 @@ describe('request log', () => {
 	test('records API requests in order, not control requests; DELETE clears it', async () => {
 		await control('DELETE', '/requests');
 		await request('GET', '/v4/user?limit=1&limit=2', { ...owner(), headers: { 'X-Trace': 'abc' } });
-		await request('POST', '/v4/meeting-type', { ...owner(), body: { meetingInfo: { name: 'Log', description: '', duration: 10 } } });
+		await request('POST', '/v4/meeting-type', { ...owner(), body: { meetingInfo: { name: 'Log', description: '', duration: 10, channel: 'phone' } } });
 		const log = (await control<LoggedRequest[]>('GET', '/requests')).body;
 		expect(log).toHaveLength(2);
 		expect(log[0]).toMatchObject({ method: 'GET', path: '/v4/user', query: 'limit=1&limit=2', body: null, status: 400 });
 		expect(log[0].headers).toMatchObject({ authorization: `Bearer ${seed.credentials.ownerPat}`, 'x-trace': 'abc' });
 		expect(log[1]).toMatchObject({ method: 'POST', path: '/v4/meeting-type', query: '', status: 201 });
-		expect(log[1].body).toEqual({ meetingInfo: { name: 'Log', description: '', duration: 10 } });
+		expect(log[1].body).toEqual({ meetingInfo: { name: 'Log', description: '', duration: 10, channel: 'phone' } });
 		await control('DELETE', '/requests');
 		expect((await control('GET', '/requests')).body).toEqual([]);
 	});
@@ -571,7 +574,7 @@ describe('Meeting Type V4', () => {
 	});
 
 	test('create with defaults; an empty description is allowed', async () => {
-		const body = { meetingInfo: { name: 'Coffee Chat', description: '', duration: 25 } };
+		const body = { meetingInfo: { name: 'Coffee Chat', description: '', duration: 25, channel: 'local' } };
 		const created = await request('POST', '/v4/meeting-type', { ...member(), body });
 		expect(created.status).toBe(201);
 		const [defaultType] = await typesOf(member());
@@ -583,7 +586,21 @@ describe('Meeting Type V4', () => {
 			spots: 1,
 			enabled: true,
 			queueId: null,
-			meetingInfo: { name: 'Coffee Chat', description: '', duration: 25, channel: 'local', bufferBefore: 0, bufferAfter: 0 },
+		});
+		expect(created.body.meetingInfo).toEqual({
+			name: 'Coffee Chat',
+			description: '',
+			duration: 25,
+			channel: 'local',
+			bufferBefore: 0,
+			bufferAfter: 0,
+			color: '#3b82f6',
+			bufferMustStayWithinWorkingHours: false,
+			showAvailableSlots: true,
+			enableRedirect: false,
+			redirect: null,
+			passEventDetailsToRedirect: false,
+			customChannelLink: null,
 		});
 		const unknown = await request('POST', '/v4/meeting-type', { ...member(), body: { ...body, availabilityId: randomUUID() } });
 		expectError(unknown, 404, 'Availability not found', 'Not Found');
@@ -598,6 +615,38 @@ describe('Meeting Type V4', () => {
 		expectError(taken, 409, 'A meeting type with this slug already exists', 'Conflict');
 		const invalid = await request('PATCH', path, { ...member(), body: { slug: 'Not A Slug' } });
 		expectError(invalid, 400, ['slug must match /^[a-z0-9]+(-[a-z0-9]+)*$/ regular expression'], 'Bad Request');
+	});
+
+	test('a channel is required: a missing one gets the list of values alone', async () => {
+		const missing = await request('POST', '/v4/meeting-type', { ...member(), body: { meetingInfo: { name: 'No Channel', description: '', duration: 30 } } });
+		expectError(missing, 400, [`meetingInfo.channel must be one of the following values: ${CHANNELS}`], 'Bad Request');
+	});
+
+	test('custom needs a link and redirect an address, on create and after an update merge; the new fields are stored', async () => {
+		const create = (meetingInfo: Fields) =>
+			request<MeetingType>('POST', '/v4/meeting-type', { ...member(), body: { meetingInfo: { name: 'Rules', description: '', duration: 30, ...meetingInfo } } });
+		expectError(await create({ channel: 'custom' }), 400, ['meetingInfo.customChannelLink should not be empty'], 'Bad Request');
+		expectError(await create({ channel: 'custom', customChannelLink: 'meet.example.com' }), 400, ['meetingInfo.customChannelLink must be a URL address'], 'Bad Request');
+		expectError(await create({ channel: 'zoom', enableRedirect: true }), 400, ['meetingInfo.redirect should not be empty'], 'Bad Request');
+		const info = {
+			channel: 'custom',
+			customChannelLink: 'https://meet.example.com/room',
+			bufferMustStayWithinWorkingHours: true,
+			showAvailableSlots: false,
+			enableRedirect: true,
+			redirect: 'https://example.com/thanks',
+			passEventDetailsToRedirect: true,
+		};
+		const created = await create(info);
+		expect(created.status).toBe(201);
+		expect(created.body.meetingInfo).toMatchObject(info);
+		const path = `/v4/meeting-type/${created.body.id}`;
+		expect((await request<MeetingType>('GET', path, member())).body.meetingInfo).toMatchObject(info);
+		const [, quickCall] = await typesOf(member());
+		const toCustom = await request('PATCH', `/v4/meeting-type/${quickCall.id}`, { ...member(), body: { meetingInfo: { channel: 'custom' } } });
+		expectError(toCustom, 400, ['meetingInfo.customChannelLink should not be empty'], 'Bad Request');
+		const kept = await request<MeetingType>('PATCH', path, { ...member(), body: { meetingInfo: { channel: 'custom', enableRedirect: false } } });
+		expect(kept.body.meetingInfo).toMatchObject({ ...info, enableRedirect: false });
 	});
 
 	test('delete: 204 without a body, then not found', async () => {

@@ -183,7 +183,7 @@ describe('Open slots, worked by hand', () => {
 		// 13:00 [12:30–14:15] free (touching is no overlap); 14:00, 15:00, 16:00 free.
 		const host = await newHost('Europe/Berlin');
 		const buffered = await asHost(host, 'POST', '/v4/meeting-type', {
-			meetingInfo: { name: 'Buffered', description: '', duration: 60, bufferBefore: 30, bufferAfter: 15 },
+			meetingInfo: { name: 'Buffered', description: '', duration: 60, channel: 'phone', bufferBefore: 30, bufferAfter: 15 },
 		});
 		await book(host, host.meetingTypeId, '2027-03-11T12:00:00+01:00', 'early@buffers.example');
 		const starts = await slotStarts(host, buffered.id as string, { start: '2027-03-11', end: '2027-03-11', timezone: 'Europe/Berlin' });
@@ -197,12 +197,37 @@ describe('Open slots, worked by hand', () => {
 		]);
 	});
 
+	test('(5b) with Buffers Stay Within Working Hours, a slot whose buffers fall outside the hours is not offered nor bookable', async () => {
+		// Mon 2027-03-15, Berlin +01:00, 09:00–17:00. 60 minutes, 30 before, 15 after, on the 60-minute grid from 09:00:
+		// without the switch 09:00 … 16:00; with it 09:00 goes ([08:30–10:15] starts before 09:00) and 16:00 goes
+		// ([15:30–17:15] ends after 17:00). Switched on through the node's Update.
+		const host = await newHost('Europe/Berlin');
+		const buffered = await asHost(host, 'POST', '/v4/meeting-type', {
+			meetingInfo: { name: 'Inside Hours', description: '', duration: 60, channel: 'phone', bufferBefore: 30, bufferAfter: 15 },
+		});
+		const id = buffered.id as string;
+		const day = { start: '2027-03-15', end: '2027-03-15', timezone: 'Europe/Berlin' };
+		const hours = ['09', '10', '11', '12', '13', '14', '15', '16'].map((hour) => `2027-03-15T${hour}:00:00+01:00`);
+		expect(await slotStarts(host, id, day)).toEqual(hours);
+		const { error } = await world().runNode(
+			{ resource: 'meetingType', operation: 'update', meetingTypeId: byId(id), updateFields: { bufferMustStayWithinWorkingHours: true } },
+			world().apiKey(host.userId, apiKey()),
+		);
+		expect(error).toBeUndefined();
+		expect(await slotStarts(host, id, day)).toEqual(hours.slice(1, -1));
+		const early = await world().api('POST', '/v4/booking', apiKey(), {
+			actAs: host.userId,
+			body: { meetingTypeId: id, start: hours[0], hostIds: [host.userId], attendee: { email: 'early@hours.example', receiveReminders: false, notes: {} } },
+		});
+		expect([early.status, early.body.message]).toEqual([409, 'The requested time slot is not available']);
+	});
+
 	test('(6) a group meeting type with 3 spots keeps the slot until the third booking', async () => {
 		// Fri 2027-03-12, Berlin +01:00, 120-minute group type with 3 spots: 09:00, 11:00, 13:00, 15:00.
 		// Three bookings at 11:00 join one appointment; after the third, 11:00 is gone.
 		const host = await newHost('Europe/Berlin');
 		const group = await asHost(host, 'POST', '/v4/meeting-type', {
-			meetingInfo: { name: 'Workshop', description: '', duration: 120 },
+			meetingInfo: { name: 'Workshop', description: '', duration: 120, channel: 'zoom' },
 			spots: 3,
 		});
 		const groupId = group.id as string;

@@ -75,9 +75,11 @@ class ItemRun {
 
 	/**
 	 * A parameter of this item as its field's type (inputChecks.ts), unset as undefined; a required field left
-	 * empty, a value of the wrong type or an ID its resource locator mode refuses stops the item.
+	 * empty, a value of the wrong type or an ID its resource locator mode refuses stops the item. A parameter that
+	 * displayOptions hide is unset: n8n keeps only shown parameters, and cannot extract the value of a hidden one.
 	 */
 	read(param: string): unknown {
+		if (this.ctx.getNodeParameter(param, this.itemIndex, null, { rawExpressions: true }) === null) return undefined;
 		const property = propertyOf(this.properties, param);
 		const raw = this.ctx.getNodeParameter(param, this.itemIndex, null, { extractValue: true });
 		const value = this.naming(param, () => typedValue(property, raw));

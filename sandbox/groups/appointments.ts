@@ -74,7 +74,7 @@ export const appointments: Group = {
 		const { start, ignoreAvailability } = call.body as { start: string; ignoreAvailability?: boolean };
 		if (appointment.isCancelled) throw apiError(409, 'A cancelled appointment cannot be rescheduled');
 		const durationMs = Date.parse(appointment.end) - Date.parse(appointment.start);
-		if (!ignoreAvailability && !hostIsFree(call.store, appointment, start, durationMs / 60000)) {
+		if (!ignoreAvailability && !hostIsFree(call.store, appointment, appointment.userId, start)) {
 			throw apiError(409, 'The requested time slot is not available');
 		}
 		const now = call.store.clock.iso();
@@ -111,7 +111,12 @@ export function canSeeAppointment(actor: Actor, appointment: Appointment): boole
 }
 
 function visibleAppointment({ actor, params, store }: Call): Appointment {
-	return visible(store.appointments.get(params.id), (appointment) => canSeeAppointment(actor, appointment), 'Appointment');
+	return appointmentFor(store, actor, params.id);
+}
+
+/** The appointment when the caller may see it, else 404. */
+export function appointmentFor(store: Store, actor: Actor, id: string): Appointment {
+	return visible(store.appointments.get(id), (appointment) => canSeeAppointment(actor, appointment), 'Appointment');
 }
 
 function hosts(userId: string, appointment: Appointment): boolean {
@@ -166,11 +171,12 @@ function spotsOf(store: Store, appointment: Appointment): number {
 	return store.meetingTypes.get(appointment.meetingTypeId)?.spots ?? appointment.attendees.length;
 }
 
-function hostIsFree(store: Store, appointment: Appointment, start: string, duration: number): boolean {
+/** The host has an open slot for the appointment at this start (its own by default); the appointment itself does not block it. */
+export function hostIsFree(store: Store, appointment: Appointment, hostId: string, start = appointment.start): boolean {
 	const meetingType = store.meetingTypes.get(appointment.meetingTypeId);
 	if (!meetingType) return false;
-	const host = isSlotOpen(store, { meetingType, hostIds: [appointment.userId], start, duration, ignoreAppointmentId: appointment.id });
-	return host !== undefined;
+	const duration = (Date.parse(appointment.end) - Date.parse(appointment.start)) / 60000;
+	return isSlotOpen(store, { meetingType, hostIds: [hostId], start, duration, ignoreAppointmentId: appointment.id }) !== undefined;
 }
 
 function update(call: Call, changes: Partial<Appointment>): Appointment {

@@ -73,7 +73,6 @@ export const booking: Group = {
 		const appointment = slot.appointment ?? newAppointment(store, booked);
 		appointment.attendees.push(newAttendee(store, booked, appointment));
 		appointment.updatedAt = booked.bookedAt;
-		markHandoffsBooked(store, meetingType.companyId, input.attendee.email);
 		return { appointmentId: appointment.id, secret: appointment.secret };
 	},
 };
@@ -147,13 +146,4 @@ function newAttendee(store: Store, { input, meetingType, hostId }: Booked, appoi
 		guests: attendee.bringalongEmails ?? [],
 		isCancelled: false,
 	};
-}
-
-/** Pending handoffs of the company for this email (any case) are done. */
-function markHandoffsBooked(store: Store, companyId: string, email: string): void {
-	for (const handoff of store.handoffs.values()) {
-		if (handoff.companyId === companyId && handoff.status === 'pending' && handoff.email.toLowerCase() === email.toLowerCase()) {
-			handoff.status = 'booked';
-		}
-	}
 }

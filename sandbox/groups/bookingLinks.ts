@@ -4,9 +4,6 @@ import { Call, Group } from '../handler';
 import { BOOKING_BASE_URL, MeetingType, OneTimeLink, Store, userPageUrl } from '../store';
 import { canSeeOwnedBy, visible, visibleMeetingType } from '../visibility';
 
-/** The prefill fields of a handoff's booking page address, in the order they appear in it. */
-const PREFILL_KEYS = ['email', 'firstname', 'lastname', 'phone'];
-
 /** One Time Booking Link V4 and Booking Link V4. */
 export const bookingLinks: Group = {
 	createOneTimeBookingLink: ({ actor, params, body, store }) => {
@@ -62,15 +59,6 @@ export const bookingLinks: Group = {
 /** `<base>/<host slug>/<meeting type slug>`. */
 function pageUrl(store: Store, meetingType: MeetingType): string {
 	return `${userPageUrl(store.users.get(meetingType.userId)!)}/${meetingType.slug}`;
-}
-
-/** The page address, then the given prefill fields, URL-encoded. */
-export function bookingPageUrl(store: Store, meetingType: MeetingType, prefill: Record<string, unknown>): string {
-	const query = PREFILL_KEYS.filter((key) => typeof prefill[key] === 'string' && prefill[key] !== '')
-		.map((key) => `${key}=${encodeURIComponent(prefill[key] as string)}`)
-		.join('&');
-	const address = pageUrl(store, meetingType);
-	return query ? `${address}?${query}` : address;
 }
 
 /** A meeting type's link, by its host. */

@@ -139,16 +139,17 @@ export class World {
 	}
 
 	/**
-	 * Creates a meeting type through POST /v4/meeting-type (the owner's PAT by default) and returns its ID.
+	 * Creates a meeting type through POST /v4/meeting-type (the owner's PAT by default; channel phone unless given) and returns its ID.
 	 * The request log is cleared after.
 	 */
 	async createMeetingType(
 		name: string,
-		options: { duration?: number; spots?: number; availabilityId?: string } = {},
+		options: { duration?: number; channel?: string; spots?: number; availabilityId?: string } = {},
 		token = this.seed.credentials.ownerPat,
 	): Promise<string> {
-		const { duration = 30, spots, availabilityId } = options;
-		const created = await this.api('POST', '/v4/meeting-type', token, { body: { meetingInfo: { name, description: '', duration }, spots, availabilityId } });
+		const { duration = 30, channel = 'phone', spots, availabilityId } = options;
+		const body = { meetingInfo: { name, description: '', duration, channel }, spots, availabilityId };
+		const created = await this.api('POST', '/v4/meeting-type', token, { body });
 		if (created.status !== 201) throw new Error(`Creating the meeting type failed (${created.status}): ${JSON.stringify(created.body)}`);
 		await this.clearRequests();
 		return created.body.id as string;

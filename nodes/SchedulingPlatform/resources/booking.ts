@@ -23,7 +23,7 @@ function listOf(check: InputCheck, most?: { count: number; what: string }): Conv
 	};
 }
 
-const idList = listOf('uuid');
+export const idList = listOf('uuid');
 
 /** Form answers entered as Label/Value pairs → { label: value }. */
 const formAnswers: Converter = (value) => {

@@ -1,36 +1,59 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { Converter, ResourceDefinitions } from '../types';
+import { dateTime, endAfterStart } from '../dates';
+import { appointmentLocator, userLocator } from '../locators';
+import type { OperationCall, ResourceDefinitions } from '../types';
+import { idList } from './booking';
 
-/**
- * The field of the chosen Assign Via, read through Assign Via: n8n cannot read a hidden parameter,
- * and a value left in the hidden one is not sent.
- */
-const assignedVia =
-	(choice: string, param: string): Converter =>
-	(via, input) =>
-		via === choice ? input.read(param) || undefined : undefined;
+interface BulkAnswer {
+	success: string[];
+	conflicts: Array<{ appointmentId: string; reason: string }>;
+}
 
-/** Handoff V4 (api-reference §2, designed): a lead handed to a human host with a prefilled booking link. */
+/** One item per appointment (handed off, or the conflict's reason), or one item with both lists. */
+function bulkItems(answer: unknown, call: OperationCall): IDataObject[] {
+	if (call.read('output') === 'summary') return [answer as IDataObject];
+	const { success, conflicts } = answer as BulkAnswer;
+	return [
+		...success.map((appointmentId) => ({ appointmentId, handedOff: true, reason: null })),
+		...conflicts.map(({ appointmentId, reason }) => ({ appointmentId, handedOff: false, reason })),
+	];
+}
+
+/** Handoff V4 (api-reference §2): appointments moved to another host. */
 export const handoffOperations: ResourceDefinitions = {
-	create: {
+	handOffAppointment: {
 		method: 'POST',
-		path: '/v4/handoff',
+		path: '/v4/handoff/appointment',
 		body: {
-			email: { param: 'email', check: ['required', 'email'] },
-			firstname: 'additionalFields.firstname',
-			lastname: 'additionalFields.lastname',
-			phone: { param: 'additionalFields.phone', check: 'phone' },
-			note: 'additionalFields.note',
-			meetingTypeId: { param: 'assignVia', convert: assignedVia('meetingType', 'meetingTypeId') },
-			queueId: { param: 'assignVia', convert: assignedVia('queue', 'queueId') },
+			appointmentId: 'appointmentId',
+			userId: 'userId',
+			queueId: { param: 'queueId', check: 'uuid' },
+			queueGroupId: 'queueGroupId',
 		},
-		check: (request) =>
-			request.body?.meetingTypeId === undefined && request.body?.queueId === undefined
-				? 'Meeting Type (or Queue ID, when assigning via a queue) is required'
-				: undefined,
 	},
-	get: { method: 'GET', path: '/v4/handoff/{id}', pathParams: { id: 'handoffId' } },
+	getOptions: {
+		method: 'GET',
+		path: '/v4/handoff/available-handoffs',
+		query: { appointmentId: 'appointmentId', isOnline: 'filters.isOnline', channelId: 'filters.channelId' },
+		output: (answer) => (answer as { users: IDataObject[] }).users,
+	},
+	handOffMany: {
+		method: 'POST',
+		path: '/v4/handoff/bulk',
+		body: {
+			userId: { param: 'currentHostIds', convert: idList },
+			start: { param: 'start', convert: dateTime() },
+			end: { param: 'end', convert: dateTime() },
+			targetUserId: 'targetUserId',
+			targetUserIds: { param: 'targetUserIds', convert: idList },
+			appointmentIds: { param: 'additionalFields.appointmentIds', convert: idList },
+			enableAvailabilityCheck: 'additionalFields.enableAvailabilityCheck',
+			ignoreAvailability: 'additionalFields.ignoreAvailability',
+		},
+		check: (request) => endAfterStart(request.body, 'start', 'end', ['Start', 'End']),
+		output: bulkItems,
+	},
 };
 
 const show = (operation: string[], extra: Record<string, string[]> = {}) => ({
@@ -46,59 +69,58 @@ export const handoffProperties: INodeProperties[] = [
 		displayOptions: { show: { resource: ['handoff'] } },
 		options: [
 			{
-				name: 'Create',
-				value: 'create',
-				description: 'Hand a lead to a human host with a booking link prefilled with the lead\'s details',
-				action: 'Create a handoff',
+				name: 'Get Handoff Options',
+				value: 'getOptions',
+				description: 'List the users an appointment can be handed to, and whether each is free at its time',
+				action: 'Get the users an appointment can be handed to',
 			},
-			{ name: 'Get', value: 'get', description: 'Get a handoff and whether the lead has booked', action: 'Get a handoff' },
+			{
+				name: 'Hand Off Appointment',
+				value: 'handOffAppointment',
+				description: 'Give an appointment to another host (a user, a queue or a queue group)',
+				action: 'Hand off an appointment',
+			},
+			{
+				name: 'Hand Off Many',
+				value: 'handOffMany',
+				description: 'Give the appointments of one or more hosts in a period to one user or round robin to several',
+				action: 'Hand off many appointments',
+			},
 		],
-		default: 'create',
+		default: 'handOffAppointment',
 	},
 	{
-		displayName: 'Email',
-		name: 'email',
-		type: 'string',
-		placeholder: 'name@email.com',
-		required: true,
-		default: '',
-		displayOptions: show(['create']),
-		description: 'Email address of the lead',
-	},
-	{
-		displayName: 'Assign Via',
-		name: 'assignVia',
-		type: 'options',
-		options: [
-			{ name: 'Meeting Type', value: 'meetingType', description: 'The host of the meeting type gets the lead' },
-			{ name: 'Queue', value: 'queue', description: 'A round robin queue picks the host' },
-		],
-		default: 'meetingType',
-		displayOptions: show(['create']),
-		description: 'How the host who gets the lead is chosen',
-	},
-	{
-		displayName: 'Meeting Type',
-		name: 'meetingTypeId',
+		displayName: 'Appointment',
+		name: 'appointmentId',
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		displayOptions: show(['create'], { assignVia: ['meetingType'] }),
-		description: 'The meeting type the lead books; its host gets the lead',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchMeetingTypes', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
-			},
+		displayOptions: show(['handOffAppointment']),
+		description: 'The appointment to hand off. The list shows the newest first; type to search attendee names, emails and meeting names.',
+		...appointmentLocator,
+	},
+	{
+		displayName: 'Hand Off To',
+		name: 'handOffTo',
+		type: 'options',
+		options: [
+			{ name: 'Queue', value: 'queue', description: 'A round robin queue picks the new host' },
+			{ name: 'Queue Group', value: 'queueGroup', description: 'A group of queues picks the new host' },
+			{ name: 'User', value: 'user', description: 'A colleague becomes the new host' },
 		],
+		default: 'user',
+		displayOptions: show(['handOffAppointment']),
+		description: 'Who gets the appointment. The new host must be free at its time.',
+	},
+	{
+		displayName: 'User',
+		name: 'userId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		displayOptions: show(['handOffAppointment'], { handOffTo: ['user'] }),
+		description: 'The new host, a user of the company',
+		...userLocator,
 	},
 	{
 		displayName: 'Queue ID',
@@ -107,8 +129,127 @@ export const handoffProperties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
-		displayOptions: show(['create'], { assignVia: ['queue'] }),
-		description: 'ID of the round robin queue that picks the host',
+		displayOptions: show(['handOffAppointment'], { handOffTo: ['queue'] }),
+		description: 'ID of the round robin queue that picks the new host',
+	},
+	{
+		displayName: 'Queue Group ID',
+		name: 'queueGroupId',
+		type: 'string',
+		required: true,
+		default: '',
+		displayOptions: show(['handOffAppointment'], { handOffTo: ['queueGroup'] }),
+		description: 'ID of the queue group that picks the new host',
+	},
+	{
+		displayName: 'Appointment',
+		name: 'appointmentId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		displayOptions: show(['getOptions']),
+		description: 'The appointment to hand off: its hosts are left out, and users not free at its time come with "blocked": true. Empty: every user of the company.',
+		...appointmentLocator,
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: show(['getOptions']),
+		options: [
+			{
+				displayName: 'Channel ID',
+				name: 'channelId',
+				type: 'string',
+				default: '',
+				description: 'Only users who handle this messenger channel',
+			},
+			{
+				displayName: 'Online Only',
+				name: 'isOnline',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to list only users who are online now',
+			},
+		],
+	},
+	{
+		displayName: 'Current Host Names or IDs',
+		name: 'currentHostIds',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getUsers' },
+		required: true,
+		default: [],
+		displayOptions: show(['handOffMany']),
+		description:
+			'The hosts whose appointments are handed off, such as a colleague on holiday or leaving. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Start',
+		name: 'start',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		displayOptions: show(['handOffMany']),
+		description: 'Appointments that start at or after this moment are handed off. Without an offset it is read in the workflow\'s time zone.',
+	},
+	{
+		displayName: 'End',
+		name: 'end',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		displayOptions: show(['handOffMany']),
+		description: 'Appointments that start before this moment are handed off. Without an offset it is read in the workflow\'s time zone.',
+	},
+	{
+		displayName: 'Hand Off To',
+		name: 'handOffTo',
+		type: 'options',
+		options: [
+			{ name: 'One User', value: 'user', description: 'Every appointment goes to the same user' },
+			{ name: 'Several Users (Round Robin)', value: 'roundRobin', description: 'The appointments go to the users in turn' },
+		],
+		default: 'user',
+		displayOptions: show(['handOffMany']),
+		description: 'Who gets the appointments. Each new host must be free at the appointment\'s time, else it is a conflict.',
+	},
+	{
+		displayName: 'User',
+		name: 'targetUserId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		displayOptions: show(['handOffMany'], { handOffTo: ['user'] }),
+		description: 'The new host of every appointment',
+		...userLocator,
+	},
+	{
+		displayName: 'User Names or IDs',
+		name: 'targetUserIds',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getUsers' },
+		required: true,
+		default: [],
+		displayOptions: show(['handOffMany'], { handOffTo: ['roundRobin'] }),
+		description:
+			'The new hosts, who get the appointments in turn (by start). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		options: [
+			{
+				name: 'One Item per Appointment',
+				value: 'perAppointment',
+				description: 'Each item: appointmentId, handedOff, and the reason of a conflict (null when handed off)',
+			},
+			{ name: 'Summary', value: 'summary', description: 'One item with the API\'s success and conflicts lists' },
+		],
+		default: 'perAppointment',
+		displayOptions: show(['handOffMany']),
 	},
 	{
 		displayName: 'Additional Fields',
@@ -116,36 +257,31 @@ export const handoffProperties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: show(['create']),
+		displayOptions: show(['handOffMany']),
 		options: [
-			{ displayName: 'First Name', name: 'firstname', type: 'string', default: '' },
-			{ displayName: 'Last Name', name: 'lastname', type: 'string', default: '' },
 			{
-				displayName: 'Note',
-				name: 'note',
+				displayName: 'Appointment IDs',
+				name: 'appointmentIds',
 				type: 'string',
-				typeOptions: { rows: 3 },
-				default: '',
-				description: 'Context for the host, such as what the lead asked about',
+				typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Appointment ID' },
+				default: [],
+				placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
+				description: 'Hand off only these of the hosts\' appointments in the period; from an expression, a list or comma-separated text',
 			},
 			{
-				displayName: 'Phone',
-				name: 'phone',
-				type: 'string',
-				placeholder: 'e.g. +4915112345678',
-				default: '',
-				description: 'Phone number in international (E.164) form: + and country code, digits only',
+				displayName: 'Enable Availability Check',
+				name: 'enableAvailabilityCheck',
+				type: 'boolean',
+				default: true,
+				description: 'Whether round robin gives an appointment to the next user in turn who is free at its time, instead of making it a conflict when the user in turn is busy',
+			},
+			{
+				displayName: 'Ignore Availability',
+				name: 'ignoreAvailability',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to hand off appointments even when the new host is not free at their time',
 			},
 		],
-	},
-	{
-		displayName: 'Handoff ID',
-		name: 'handoffId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
-		displayOptions: show(['get']),
-		description: 'ID of the handoff, as Create returns it',
 	},
 ];

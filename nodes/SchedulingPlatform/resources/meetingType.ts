@@ -1,6 +1,43 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ResourceDefinitions } from '../types';
+import { inputProblem } from '../inputChecks';
+import type { InputReader, OperationCall, ResourceDefinitions } from '../types';
+
+/**
+ * Read only for the Custom channel: the link field is hidden, and unset, for the others. It is not marked required:
+ * n8n shows (and would then demand) a dependent field whenever Channel is an expression.
+ */
+function customChannelLink(channel: unknown, input: InputReader): unknown {
+	return channel === 'custom' ? input.read('customChannelLink') : undefined;
+}
+
+/** On Create, Custom needs a link; on Update a link needs Channel unset (the stored one) or Custom. */
+function channelProblem(info: IDataObject, creating: boolean): string | undefined {
+	const linkProblem = inputProblem('url', info.customChannelLink);
+	if (linkProblem) return `Custom Channel Link ${linkProblem}`;
+	if (creating && info.channel === 'custom' && !info.customChannelLink) return 'Custom Channel Link is required when Channel is Custom';
+	if (info.customChannelLink && info.channel !== undefined && info.channel !== 'custom') {
+		return 'Custom Channel Link is only used with the Custom channel: set Channel to Custom or remove the link';
+	}
+	return undefined;
+}
+
+/** The switch must agree with the URL: on Create an unset switch is off, on Update it keeps the stored setting. */
+function redirectProblem(info: IDataObject, creating: boolean): string | undefined {
+	const redirecting = info.enableRedirect ?? (creating ? false : undefined);
+	if (redirecting === true && !info.redirect) return 'Redirect URL is required when Redirect After Booking is on';
+	if (redirecting === false && info.redirect) return 'Redirect URL is set but Redirect After Booking is off: turn it on or remove the URL';
+	if (redirecting === false && info.passEventDetailsToRedirect === true) {
+		return 'Pass Event Details to Redirect needs Redirect After Booking on: turn it on or turn Pass Event Details to Redirect off';
+	}
+	return undefined;
+}
+
+/** Values that contradict each other are refused before sending, not resolved silently. */
+function meetingInfoProblem(request: OperationCall['request'], creating: boolean): string | undefined {
+	const info = (request.body?.meetingInfo ?? {}) as IDataObject;
+	return channelProblem(info, creating) ?? redirectProblem(info, creating);
+}
 
 /** Meeting Type V4 (api-reference §2). The list is a bare array: Limit is applied by the node. */
 export const meetingTypeOperations: ResourceDefinitions = {
@@ -11,13 +48,20 @@ export const meetingTypeOperations: ResourceDefinitions = {
 			'meetingInfo.name': { param: 'name', check: 'required' },
 			'meetingInfo.description': { param: 'description', sendEmpty: true },
 			'meetingInfo.duration': 'duration',
-			'meetingInfo.channel': 'additionalFields.channel',
+			'meetingInfo.channel': 'channel',
+			'meetingInfo.customChannelLink': { param: 'channel', convert: customChannelLink },
 			'meetingInfo.bufferBefore': 'additionalFields.bufferBefore',
 			'meetingInfo.bufferAfter': 'additionalFields.bufferAfter',
+			'meetingInfo.bufferMustStayWithinWorkingHours': 'additionalFields.bufferMustStayWithinWorkingHours',
+			'meetingInfo.showAvailableSlots': 'additionalFields.showAvailableSlots',
+			'meetingInfo.enableRedirect': 'additionalFields.enableRedirect',
+			'meetingInfo.redirect': { param: 'additionalFields.redirect', check: 'url' },
+			'meetingInfo.passEventDetailsToRedirect': 'additionalFields.passEventDetailsToRedirect',
 			'meetingInfo.color': 'additionalFields.color',
 			spots: 'additionalFields.spots',
 			availabilityId: 'additionalFields.availabilityId',
 		},
+		check: (request) => meetingInfoProblem(request, true),
 	},
 	delete: { method: 'DELETE', path: '/v4/meeting-type/{id}', pathParams: { id: 'meetingTypeId' } },
 	get: { method: 'GET', path: '/v4/meeting-type/{id}', pathParams: { id: 'meetingTypeId' } },
@@ -31,30 +75,86 @@ export const meetingTypeOperations: ResourceDefinitions = {
 			'meetingInfo.description': 'updateFields.description',
 			'meetingInfo.duration': 'updateFields.duration',
 			'meetingInfo.channel': 'updateFields.channel',
+			'meetingInfo.customChannelLink': 'updateFields.customChannelLink',
 			'meetingInfo.bufferBefore': 'updateFields.bufferBefore',
 			'meetingInfo.bufferAfter': 'updateFields.bufferAfter',
+			'meetingInfo.bufferMustStayWithinWorkingHours': 'updateFields.bufferMustStayWithinWorkingHours',
+			'meetingInfo.showAvailableSlots': 'updateFields.showAvailableSlots',
+			'meetingInfo.enableRedirect': 'updateFields.enableRedirect',
+			'meetingInfo.redirect': { param: 'updateFields.redirect', check: 'url' },
+			'meetingInfo.passEventDetailsToRedirect': 'updateFields.passEventDetailsToRedirect',
 			'meetingInfo.color': 'updateFields.color',
 			slug: 'updateFields.slug',
 			spots: 'updateFields.spots',
 			enabled: 'updateFields.enabled',
 		},
+		check: (request) => meetingInfoProblem(request, false),
 	},
 };
 
-/** Where a meeting takes place (meetingInfo.channel), shared with Booking → Create. */
+/** Where a meeting takes place (meetingInfo.channel): every value of the reference, shared with Booking → Create. */
 export const channelOptions = [
+	{ name: 'Alfaview', value: 'alfaview' },
 	{ name: 'Connect', value: 'connect' },
 	{ name: 'Custom', value: 'custom' },
 	{ name: 'Google Meet', value: 'google' },
 	{ name: 'In Person (Attendee Location)', value: 'local-attendee' },
 	{ name: 'In Person (Host Location)', value: 'local' },
 	{ name: 'Jitsi', value: 'jitsi' },
+	{ name: 'KMeet', value: 'kmeet' },
 	{ name: 'Messenger', value: 'messenger' },
-	{ name: 'Microsoft Teams', value: 'teamsForBusiness2' },
+	{ name: 'Microsoft Teams (Business)', value: 'teamsForBusiness2' },
+	{ name: 'Microsoft Teams (Exchange)', value: 'teams2ForExchange' },
+	{ name: 'Nextcloud Talk', value: 'nextcloudTalk' },
+	{ name: 'OpenTalk', value: 'openTalk' },
 	{ name: 'Phone (Attendee Calls)', value: 'phone-incoming' },
 	{ name: 'Phone (Host Calls)', value: 'phone' },
+	{ name: 'Resource (Room or Equipment)', value: 'resource' },
 	{ name: 'Webex', value: 'webex' },
+	{ name: 'Whereby', value: 'whereby' },
 	{ name: 'Zoom', value: 'zoom' },
+];
+
+const stayWithinHoursField: INodeProperties = {
+	displayName: 'Buffers Stay Within Working Hours',
+	name: 'bufferMustStayWithinWorkingHours',
+	type: 'boolean',
+	default: false,
+	description: 'Whether the buffers before and after a meeting must also fall within the working hours (no slot is offered otherwise)',
+};
+
+const showSlotsField: INodeProperties = {
+	displayName: 'Show Available Slots',
+	name: 'showAvailableSlots',
+	type: 'boolean',
+	default: true,
+	description: 'Whether the booking page shows the open time slots',
+};
+
+/** Where people go after booking: Redirect URL is required when the switch is on, refused when it is off. */
+const redirectFields: INodeProperties[] = [
+	{
+		displayName: 'Pass Event Details to Redirect',
+		name: 'passEventDetailsToRedirect',
+		type: 'boolean',
+		default: false,
+		description: 'Whether the booking\'s details are added to the redirect address',
+	},
+	{
+		displayName: 'Redirect After Booking',
+		name: 'enableRedirect',
+		type: 'boolean',
+		default: false,
+		description: 'Whether people are sent to Redirect URL after booking instead of the confirmation page',
+	},
+	{
+		displayName: 'Redirect URL',
+		name: 'redirect',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. https://example.com/thank-you',
+		description: 'Web address people are sent to after booking; needs Redirect After Booking on',
+	},
 ];
 
 export const meetingTypeProperties: INodeProperties[] = [
@@ -103,6 +203,25 @@ export const meetingTypeProperties: INodeProperties[] = [
 		description: 'Text shown on the booking page; may stay empty',
 	},
 	{
+		displayName: 'Channel',
+		name: 'channel',
+		type: 'options',
+		required: true,
+		options: channelOptions,
+		default: 'phone',
+		displayOptions: { show: { resource: ['meetingType'], operation: ['create'] } },
+		description: 'Where the meeting takes place',
+	},
+	{
+		displayName: 'Custom Channel Link',
+		name: 'customChannelLink',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. https://meet.example.com/team-room',
+		displayOptions: { show: { resource: ['meetingType'], operation: ['create'], channel: ['custom'] } },
+		description: 'Web address where the meeting takes place; required for the Custom channel',
+	},
+	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
 		type: 'collection',
@@ -147,20 +266,15 @@ export const meetingTypeProperties: INodeProperties[] = [
 				default: 0,
 				description: 'Free time kept before each meeting',
 			},
-			{
-				displayName: 'Channel',
-				name: 'channel',
-				type: 'options',
-				options: channelOptions,
-				default: 'google',
-				description: 'Where the meeting takes place',
-			},
+			stayWithinHoursField,
 			{
 				displayName: 'Color',
 				name: 'color',
 				type: 'color',
 				default: '#1a73e8',
 			},
+			...redirectFields,
+			showSlotsField,
 			{
 				displayName: 'Spots',
 				name: 'spots',
@@ -233,14 +347,24 @@ export const meetingTypeProperties: INodeProperties[] = [
 				typeOptions: { minValue: 0, maxValue: 120, numberPrecision: 0 },
 				default: 0,
 			},
+			stayWithinHoursField,
 			{
 				displayName: 'Channel',
 				name: 'channel',
 				type: 'options',
 				options: channelOptions,
-				default: 'google',
+				default: 'phone',
+				description: 'Where the meeting takes place; Custom needs a Custom Channel Link (here, or already stored)',
 			},
 			{ displayName: 'Color', name: 'color', type: 'color', default: '#1a73e8' },
+			{
+				displayName: 'Custom Channel Link',
+				name: 'customChannelLink',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. https://meet.example.com/team-room',
+				description: 'Web address where the meeting takes place; only with the Custom channel',
+			},
 			{ displayName: 'Description', name: 'description', type: 'string', default: '' },
 			{
 				displayName: 'Duration (Minutes)',
@@ -257,6 +381,8 @@ export const meetingTypeProperties: INodeProperties[] = [
 				description: 'Whether the meeting type can be booked',
 			},
 			{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+			...redirectFields,
+			showSlotsField,
 			{ displayName: 'Slug', name: 'slug', type: 'string', default: '', description: 'URL part of the booking page' },
 			{
 				displayName: 'Spots',
