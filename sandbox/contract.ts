@@ -12,8 +12,11 @@ export interface Schema {
 	nullable?: boolean;
 	default?: unknown;
 	properties?: Record<string, Schema>;
-	/** false: a key not in `properties` is refused (`property x should not exist`) instead of dropped. */
-	additionalProperties?: boolean;
+	/**
+	 * Keys of an object that `properties` does not name: a Schema checks each (a map such as name → URL), false
+	 * refuses them (`property x should not exist`); unset drops them.
+	 */
+	additionalProperties?: Schema | false;
 	required?: string[];
 	items?: Schema;
 	minimum?: number;
@@ -40,6 +43,8 @@ export interface Operation {
 	'x-user-management'?: boolean;
 	'x-workspace-list'?: boolean;
 	'x-feature'?: string;
+	/** Query keys the operation does not declare are refused ("property x should not exist"), not dropped. */
+	'x-strict-query'?: boolean;
 }
 
 interface Contract {

@@ -143,6 +143,18 @@ const routes: ControlRoute[] = [
 	},
 	{
 		method: 'POST',
+		path: /^\/meeting-types\/([^/]+)\/workspace$/,
+		body: object([], { workspaceId: { ...text, nullable: true } }),
+		run: (state, body, [id]) => {
+			const meetingType = found(state.store.meetingTypes, id, 'Meeting type');
+			const workspaceId = (body.workspaceId as string | null | undefined) ?? null;
+			if (workspaceId) state.store.workspaces.set(meetingType.id, workspaceId);
+			else state.store.workspaces.delete(meetingType.id);
+			return { meetingTypeId: meetingType.id, workspaceId };
+		},
+	},
+	{
+		method: 'POST',
 		path: /^\/rate-limit$/,
 		body: object(['perMinute', 'burst'], { perMinute: atLeast(1), burst: atLeast(1) }),
 		run: (state, body) => {

@@ -254,6 +254,9 @@ export interface PersonalPage {
 	useCustomColors: boolean;
 	showAllMeetingTypes: boolean;
 	meetingTypeOrder: string[];
+	headerImage: string | null;
+	/** Profile name → address. */
+	onlineProfiles: Record<string, string>;
 	updatedAt: string;
 }
 
@@ -302,6 +305,10 @@ export class Store {
 	readonly provisionalBookings = new Map<string, ProvisionalBooking>();
 	/** Meeting types that need approval before a booking becomes an appointment (set with the control API). */
 	readonly approvals = new Map<string, ApprovalKind>();
+	/** The workspace of each meeting type that belongs to one (set with the control API): its link is a workspace link. */
+	readonly workspaces = new Map<string, string>();
+	/** The id of each booking page link, by meeting type and host: kept, so a link keeps its id. */
+	private readonly bookingLinkIds = new Map<string, string>();
 	readonly contacts = new Map<string, Contact>();
 	readonly calendarConnections = new Map<string, CalendarConnection>();
 	readonly oneTimeLinks = new Map<string, OneTimeLink>();
@@ -425,6 +432,12 @@ export class Store {
 		};
 		this.calendarConnections.set(connection.id, connection);
 		return connection;
+	}
+
+	bookingLinkId(meetingTypeId: string, userId: string): string {
+		const key = `${meetingTypeId}/${userId}`;
+		if (!this.bookingLinkIds.has(key)) this.bookingLinkIds.set(key, randomUUID());
+		return this.bookingLinkIds.get(key)!;
 	}
 
 	/** Availability exception ids are numbers, counted up from 1. */

@@ -30,15 +30,24 @@ const FORMATS: Record<string, Check> = {
 export function validateRequest(operation: Operation, search: URLSearchParams, body: unknown): { query: Fields; body: Fields } {
 	const parameters = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query');
 	const bodySchema = operation.requestBody?.content['application/json'].schema;
-	return collect((errors) => ({
-		query: checkObject(querySchema(parameters), readQuery(parameters, search), '', errors),
-		body: bodySchema ? checkRoot(resolve(bodySchema), body, errors) : {},
-	}));
+	return collect((errors) => {
+		if (operation['x-strict-query']) refuseUndeclared(parameters, search, errors);
+		return {
+			query: checkObject(querySchema(parameters), readQuery(parameters, search), '', errors),
+			body: bodySchema ? checkRoot(resolve(bodySchema), body, errors) : {},
+		};
+	});
 }
 
 /** Checks a JSON body against an object schema, the same way. */
 export function validateBody(schema: Schema, body: unknown): Fields {
 	return collect((errors) => checkRoot(schema, body, errors));
+}
+
+/** As class-validator's forbidNonWhitelisted: every query key the operation does not declare is an error. */
+function refuseUndeclared(parameters: Parameter[], search: URLSearchParams, errors: Set<string>): void {
+	const declared = new Set(parameters.map((parameter) => parameter.name));
+	for (const key of search.keys()) if (!declared.has(key)) errors.add(`property ${key} should not exist`);
 }
 
 function isObject(value: unknown): value is Fields {
@@ -61,15 +70,17 @@ function checkRoot(schema: Schema, body: unknown, errors: Set<string>): Fields {
 	return checkObject(schema, isObject(body) ? body : {}, '', errors);
 }
 
+/** Named properties, then the other keys: checked by an `additionalProperties` schema, refused by `false`, else dropped. */
 function checkObject(schema: Schema, value: Fields, path: string, errors: Set<string>): Fields {
-	if (!schema.properties) return value;
-	const properties = schema.properties;
-	if (schema.additionalProperties === false) {
-		const extra = Object.keys(value).filter((key) => !(key in properties));
-		for (const key of extra) errors.add(`property ${path ? `${path}.${key}` : key} should not exist`);
+	if (!schema.properties && !schema.additionalProperties) return value;
+	const { properties = {}, additionalProperties } = schema;
+	const others = Object.keys(value).filter((key) => !(key in properties));
+	if (additionalProperties === false) {
+		for (const key of others) errors.add(`property ${path ? `${path}.${key}` : key} should not exist`);
 	}
 	const checked: Fields = {};
-	for (const [key, property] of Object.entries(schema.properties)) {
+	const extra = additionalProperties ? others.map((key) => [key, additionalProperties] as const) : [];
+	for (const [key, property] of [...Object.entries(properties), ...extra]) {
 		const name = path ? `${path}.${key}` : key;
 		const required = schema.required?.includes(key) ?? false;
 		const result = checkProperty(resolve(property), value[key], name, required, errors);
@@ -148,7 +159,7 @@ function isIsoDate(value: unknown): boolean {
 	return typeof value === 'string' && ISO_8601.test(value) && !Number.isNaN(Date.parse(value));
 }
 
-function isWebAddress(value: unknown): boolean {
+export function isWebAddress(value: unknown): boolean {
 	try {
 		return typeof value === 'string' && ['http:', 'https:'].includes(new URL(value).protocol);
 	} catch {

@@ -14,6 +14,14 @@ beforeAll(async () => {
 	demo = await world().meetingType('Product Demo');
 });
 
+/** The acting user's own link of a meeting type, as Get Many gives it (workspaceId null). The request log is cleared after. */
+async function personalLink(meetingTypeId: string, token = ownerPat()): Promise<IDataObject> {
+	const answer = await world().api('GET', '/v4/booking-link', token);
+	await world().clearRequests();
+	const link = (answer.body.personalLinks as IDataObject[]).find((candidate) => candidate.meetingTypeId === meetingTypeId);
+	return { ...link, workspaceId: null };
+}
+
 async function oneTimeLinks(): Promise<IDataObject[]> {
 	const answer = await world().api('GET', '/v4/one-time-booking-link', ownerPat());
 	await world().clearRequests();
@@ -126,7 +134,7 @@ describe('Booking Link', () => {
 		expect((await oneTimeLinks()).map((link) => link.id)).not.toContain(linkId);
 	});
 
-	test('Get Booking Page Link returns the page address with the prefill URL-encoded in order', async () => {
+	test('Get Booking Page Link reads GET /v4/booking-link (nothing else sent), gives the link with the prefill URL-encoded in order', async () => {
 		const owner = world().seed.users.owner;
 		const { items, error } = await world().runNode(
 			{
@@ -138,30 +146,82 @@ describe('Booking Link', () => {
 			world().apiKey(owner.id),
 		);
 		expect(error).toBeUndefined();
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: '/v4/booking-link', query: '', headers: world().keyHeaders(owner.id), body: null },
+		]);
+		const link = await personalLink(demo.id);
+		expect(link).toEqual({
+			id: expect.any(String),
+			meetingTypeId: demo.id,
+			link: `${BOOKING_BASE_URL}/ada-admin/product-demo`,
+			title: 'Product Demo',
+			slug: 'product-demo',
+			fullName: 'Ada Admin',
+			email: 'ada@acme.example',
+			picture: null,
+			workspaceId: null,
+		});
 		expect(items).toEqual([
 			{
+				...link,
 				url: `${BOOKING_BASE_URL}/ada-admin/product-demo?email=jane.doe%2Bvip%40example.com&firstname=Jane%20Marie&lastname=O'Neil%20%26%20Sons&phone=%2B4915112345678`,
 			},
 		]);
-		expect((await world().requests()).map(wire)).toEqual([
-			{
-				method: 'GET',
-				path: '/v4/booking-link',
-				query: `meetingTypeId=${demo.id}&email=jane.doe%2Bvip%40example.com&firstname=Jane%20Marie&lastname=O%27Neil%20%26%20Sons&phone=%2B4915112345678`,
-				headers: { authorization: `Bearer ${world().seed.credentials.apiKey}`, 'x-service-api-user-id': owner.id },
-				body: null,
-			},
-		]);
-		expect(demo.slug).toBe('product-demo');
 	});
 
-	test('Get Booking Page Link without a prefill is the bare page address', async () => {
+	test('Get Booking Page Link without a prefill is the bare link', async () => {
 		const quick = await world().meetingType('Quick Call', world().seed.credentials.memberPat);
 		const { items } = await world().runNode(
 			{ resource: 'bookingLink', operation: 'getPageLink', meetingTypeId: byId(quick.id) },
 			world().pat(world().seed.credentials.memberPat),
 		);
-		expect(items).toEqual([{ url: `${BOOKING_BASE_URL}/max-member/quick-call` }]);
+		expect(items).toEqual([{ ...(await personalLink(quick.id, world().seed.credentials.memberPat)), url: `${BOOKING_BASE_URL}/max-member/quick-call` }]);
+	});
+
+	test('Get Booking Page Link for several items reads the links once and prefills each item\'s own lead', async () => {
+		const workshop = await world().meetingType('Strategy Workshop');
+		const input = [
+			{ id: demo.id, email: 'a@example.com' },
+			{ id: workshop.id, email: 'b@example.com' },
+			{ id: demo.id, email: 'c@example.com' },
+		];
+		const { items, paired } = await world().runNode(
+			{ resource: 'bookingLink', operation: 'getPageLink', meetingTypeId: byId('={{ $json.id }}'), prefill: { email: '={{ $json.email }}' } },
+			world().pat(),
+			{ input },
+		);
+		expect(items.map((item) => [item.meetingTypeId, item.url])).toEqual([
+			[demo.id, `${BOOKING_BASE_URL}/ada-admin/product-demo?email=a%40example.com`],
+			[workshop.id, `${BOOKING_BASE_URL}/ada-admin/strategy-workshop?email=b%40example.com`],
+			[demo.id, `${BOOKING_BASE_URL}/ada-admin/product-demo?email=c%40example.com`],
+		]);
+		expect(paired).toEqual([0, 1, 2]);
+		expect((await world().requests()).map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual(['GET /v4/booking-link?']);
+	});
+
+	test('Get Booking Page Link: a link that has a query already gets the prefill after &', async () => {
+		const link = { id: 'l-1', meetingTypeId: demo.id, link: 'https://book.example.com/ada/demo?lang=de', title: 'Product Demo', slug: 'demo', fullName: 'Ada Admin', email: 'ada@acme.example', picture: null };
+		await world().control('POST', '/__sandbox/faults', { method: 'GET', path: '/v4/booking-link', status: 200, body: { personalLinks: [link], workspaceLinks: [] } });
+		const { items } = await world().runNode(
+			{ resource: 'bookingLink', operation: 'getPageLink', meetingTypeId: byId(demo.id), prefill: { firstname: 'Jane', lastname: 'Doe' } },
+			world().pat(),
+		);
+		expect(items).toEqual([{ ...link, workspaceId: null, url: 'https://book.example.com/ada/demo?lang=de&firstname=Jane&lastname=Doe' }]);
+	});
+
+	test('Get Booking Page Link for a meeting type without a link (disabled, or another user\'s) names it and says what to do', async () => {
+		const disabledId = await world().createMeetingType('Paused Call');
+		await world().api('PATCH', `/v4/meeting-type/${disabledId}`, ownerPat(), { body: { enabled: false } });
+		const quick = await world().meetingType('Quick Call', world().seed.credentials.memberPat);
+		await world().clearRequests();
+		const advice =
+			'the acting user\'s links (their own and their workspaces\') do not include this meeting type: it is disabled, or another user\'s. Enable it, act as its host, or pick a meeting type from Booking Link\'s Get Many.';
+		for (const [index, id] of [disabledId, quick.id].entries()) {
+			const { error } = await world().runNode({ resource: 'bookingLink', operation: 'getPageLink', meetingTypeId: byId(id) }, world().pat());
+			expect(error?.message).toBe(`Meeting type ${id} has no booking page link`);
+			expect(error?.description).toBe(`Item 1: ${advice}`);
+			expect(await world().requests()).toHaveLength(index + 1);
+		}
 	});
 
 	test('Get Booking Page Link refuses a bad email or phone, or no meeting type, before sending', async () => {
@@ -173,6 +233,65 @@ describe('Booking Link', () => {
 		const noType = await world().runNode({ ...base, meetingTypeId: byId('={{ $json.id ?? "" }}') }, world().pat());
 		expect(noType.error?.message).toBe('Meeting Type is required');
 		expect(await world().requests()).toEqual([]);
+	});
+
+	test('workspace links: a meeting type in a workspace is listed there for everyone of the company, and its link prefilled', async () => {
+		const owner = world().seed.users.owner;
+		const teamId = await world().createMeetingType('Team Intro');
+		await world().control('POST', `/__sandbox/meeting-types/${teamId}/workspace`, { workspaceId: 'ws-sales' });
+		const expectedLink = {
+			id: expect.any(String),
+			meetingTypeId: teamId,
+			link: `${BOOKING_BASE_URL}/ada-admin/team-intro`,
+			title: 'Team Intro',
+			slug: 'team-intro',
+			fullName: owner.fullName,
+			email: owner.email,
+			picture: null,
+		};
+		const asMember = await world().api('GET', '/v4/booking-link', world().seed.credentials.memberPat);
+		expect(asMember.body.workspaceLinks).toEqual([{ workspaceId: 'ws-sales', meetingTypesLinks: [{ meetingTypeId: teamId, links: [expectedLink] }] }]);
+		expect((asMember.body.personalLinks as IDataObject[]).map((link) => link.title)).toEqual(['30 Minute Meeting', 'Quick Call']);
+		const asOwner = await world().api('GET', '/v4/booking-link', ownerPat());
+		expect((asOwner.body.personalLinks as IDataObject[]).map((link) => link.meetingTypeId)).not.toContain(teamId);
+		await world().clearRequests();
+
+		const { items } = await world().runNode(
+			{ resource: 'bookingLink', operation: 'getPageLink', meetingTypeId: byId(teamId), prefill: { email: 'lead@example.com' } },
+			world().pat(world().seed.credentials.memberPat),
+		);
+		expect(items).toEqual([{ ...expectedLink, workspaceId: 'ws-sales', url: `${BOOKING_BASE_URL}/ada-admin/team-intro?email=lead%40example.com` }]);
+	});
+
+	test('Get Many gives one item per link, personal then workspace ones, each with its workspaceId; Limit cuts, Workspace ID filters', async () => {
+		const teamId = await world().createMeetingType('Partner Intro');
+		await world().control('POST', `/__sandbox/meeting-types/${teamId}/workspace`, { workspaceId: 'ws-partners' });
+		const answer = (await world().api('GET', '/v4/booking-link', ownerPat())).body;
+		await world().clearRequests();
+		const personal = (answer.personalLinks as IDataObject[]).map((link): IDataObject => ({ ...link, workspaceId: null }));
+		const inWorkspaces = (answer.workspaceLinks as Array<{ workspaceId: string; meetingTypesLinks: Array<{ links: IDataObject[] }> }>).flatMap(
+			({ workspaceId, meetingTypesLinks }) => meetingTypesLinks.flatMap(({ links }) => links.map((link) => ({ ...link, workspaceId }))),
+		);
+		expect(personal.map((link) => link.title)).toEqual(expect.arrayContaining(['Product Demo', 'Strategy Workshop']));
+		expect(inWorkspaces).toContainEqual(expect.objectContaining({ meetingTypeId: teamId, workspaceId: 'ws-partners' }));
+
+		const all = await world().runNode({ resource: 'bookingLink', operation: 'getAll', returnAll: true }, world().pat());
+		expect(all.error).toBeUndefined();
+		expect(all.items).toEqual([...personal, ...inWorkspaces]);
+		const one = await world().runNode({ resource: 'bookingLink', operation: 'getAll', returnAll: false, limit: 1 }, world().pat());
+		expect(one.items).toEqual([personal[0]]);
+		const filtered = await world().runNode({ resource: 'bookingLink', operation: 'getAll', returnAll: true, filters: { workspaceId: 'ws-partners' } }, world().pat());
+		expect(filtered.items).toEqual([...personal, ...inWorkspaces.filter((link) => link.workspaceId === 'ws-partners')]);
+		const get = (query: string) => ({ method: 'GET', path: '/v4/booking-link', query, headers: world().patHeaders(), body: null });
+		expect((await world().requests()).map(wire)).toEqual([get(''), get(''), get('workspaceId=ws-partners')]);
+	});
+
+	test('the API accepts only workspaceId on GET /v4/booking-link, in its own words', async () => {
+		const answer = await world().api('GET', `/v4/booking-link?meetingTypeId=${demo.id}&email=a%40example.com`, ownerPat());
+		expect(answer).toEqual({
+			status: 400,
+			body: { statusCode: 400, message: ['property meetingTypeId should not exist', 'property email should not exist'], error: 'Bad Request' },
+		});
 	});
 
 	test('the meeting type list for the picker is the acting user\'s', async () => {

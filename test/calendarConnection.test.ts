@@ -195,10 +195,79 @@ describe('Calendar Connection', () => {
 		);
 		expect(unknown.error?.message).toBe('Provider must be one of "google", "outlook"; "yahoo" is not');
 		expect((await world().requests()).map((r) => `${r.method} ${r.path}?${r.query} ${r.status}`)).toEqual([
-			'GET /v4/calendar-connections/auth/outlook/url?redirectUrl=https%3A%2F%2Fapp.example.com%2Fback&setAsCalendarSync=false 200',
+			'GET /v4/calendar-connections/auth/outlook/url?redirectUrl=https%3A%2F%2Fapp.example.com%2Fback 200',
 		]);
 		const direct = await world().api('GET', '/v4/calendar-connections/auth/yahoo/url?redirectUrl=https%3A%2F%2Fapp.example.com%2Fback', world().seed.credentials.ownerPat);
 		expect(direct.body.message).toEqual(['provider must be one of the following values: google, outlook']);
+	});
+
+	test('Get Connect URL sends Set as Calendar Sync only when on: off, the state says false', async () => {
+		const { items } = await world().runNode(
+			{ resource: 'calendarConnection', operation: 'getAuthUrl', provider: 'google', redirectUrl: 'https://app.example.com/back', setAsCalendarSync: false },
+			world().pat(),
+		);
+		expect((await world().requests()).map((r) => r.query)).toEqual(['redirectUrl=https%3A%2F%2Fapp.example.com%2Fback']);
+		const state = JSON.parse(Buffer.from(new URL(items[0].authUrl as string).searchParams.get('state') ?? '', 'base64url').toString());
+		expect(state).toEqual(expect.objectContaining({ userId: world().seed.users.owner.id, setAsCalendarSync: false }));
+	});
+
+	test('Get Connect URL for another user: an admin names them with User (sent as userId); a member gets the API\'s 403', async () => {
+		const { owner, member } = world().seed.users;
+		const redirectUrl = 'https://app.example.com/back';
+		const asAdmin = await world().runNode(
+			{ resource: 'calendarConnection', operation: 'getAuthUrl', provider: 'google', redirectUrl, userId: byId(member.id) },
+			world().apiKey(owner.id),
+		);
+		expect(asAdmin.error).toBeUndefined();
+		const state = JSON.parse(Buffer.from(new URL(asAdmin.items[0].authUrl as string).searchParams.get('state') ?? '', 'base64url').toString());
+		expect(state).toEqual({ userId: member.id, setAsCalendarSync: false, nonce: expect.any(String) });
+
+		const asMember = await world().runNode(
+			{ resource: 'calendarConnection', operation: 'getAuthUrl', provider: 'google', redirectUrl, userId: byId(owner.id) },
+			world().pat(memberPat()),
+		);
+		expect(asMember.error?.description).toBe('Forbidden resource Only admins may do this: use an admin\'s token, or a Platform API key.');
+		const query = (userId: string) => `redirectUrl=${encodeURIComponent(redirectUrl)}&userId=${userId}`;
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: '/v4/calendar-connections/auth/google/url', query: query(member.id), headers: world().keyHeaders(owner.id), body: null },
+			{ method: 'GET', path: '/v4/calendar-connections/auth/google/url', query: query(owner.id), headers: world().patHeaders(memberPat()), body: null },
+		]);
+	});
+
+	test('Update for another user: User is sent as userId; a connection that is not that user\'s is not found', async () => {
+		const { owner, member } = world().seed.users;
+		const connection = await connect(member.id, 'max.update@acme.example');
+		const updateFields = { syncBuffersToCalendar: true };
+		const asAdmin = await world().runNode(
+			{ resource: 'calendarConnection', operation: 'update', connectionId: connection.id, userId: byId(member.id), updateFields },
+			world().apiKey(owner.id),
+		);
+		expect(asAdmin.error).toBeUndefined();
+		expect(asAdmin.items).toEqual([expect.objectContaining({ id: connection.id, userId: member.id, syncBuffersToCalendar: true })]);
+		const wrongUser = await world().runNode(
+			{ resource: 'calendarConnection', operation: 'update', connectionId: connection.id, userId: byId(owner.id), updateFields },
+			world().apiKey(owner.id),
+		);
+		expect(wrongUser.error?.httpCode).toBe('404');
+		expect(wrongUser.error?.description).toContain('Calendar connection not found');
+		const patch = (userId: string) => ({
+			method: 'PATCH',
+			path: `/v4/calendar-connections/connections/${connection.id}`,
+			query: `userId=${userId}`,
+			headers: world().keyHeaders(owner.id, true),
+			body: updateFields,
+		});
+		expect((await world().requests()).map(wire)).toEqual([patch(member.id), patch(owner.id)]);
+	});
+
+	test('Get Connect URL and Update refuse a User that is not an ID before sending', async () => {
+		const userId = byId('={{ "max@acme.example" }}');
+		const authUrl = await world().runNode({ resource: 'calendarConnection', operation: 'getAuthUrl', provider: 'google', redirectUrl: 'https://app.example.com', userId }, world().pat());
+		const update = await world().runNode({ resource: 'calendarConnection', operation: 'update', connectionId: 'abc', userId }, world().pat());
+		for (const { error } of [authUrl, update]) {
+			expect(error?.message).toBe('User ID must be in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc; "max@acme.example" is not');
+		}
+		expect(await world().requests()).toEqual([]);
 	});
 
 	test('Get Connect URL refuses a missing or malformed Redirect URL before sending', async () => {

@@ -123,10 +123,12 @@ class ItemRun {
 	/** Stops the item before anything is sent. */
 	refuse(message: string, param?: string): never {
 		const field = param ? `the value of "${this.label(param)}"` : 'the values named above';
-		throw new NodeOperationError(this.ctx.getNode(), message, {
-			itemIndex: this.itemIndex,
-			description: `Item ${this.itemIndex + 1}: fix ${field} and run the node again.`,
-		});
+		this.stop(message, `fix ${field} and run the node again.`);
+	}
+
+	/** Stops the item: what happened, and what to do about it. */
+	stop(message: string, advice: string): never {
+		throw new NodeOperationError(this.ctx.getNode(), message, { itemIndex: this.itemIndex, description: `Item ${this.itemIndex + 1}: ${advice}` });
 	}
 
 	collect(mapping: Record<string, ParamSource> = {}): IDataObject {
@@ -172,8 +174,10 @@ class ItemRun {
 				body: definition.method === 'GET' || definition.method === 'DELETE' ? undefined : this.collect(definition.body),
 				needsUserContext: definition.needsUserContext,
 			},
+			values: this.collect(definition.values),
 			...this.reader(),
 			lookup: async (request) => await this.lookup(request),
+			fail: (message, advice) => this.stop(message, advice),
 		};
 		const problem = definition.check?.(call.request, call);
 		if (problem) this.refuse(problem);
@@ -182,7 +186,7 @@ class ItemRun {
 			const limit = this.read('returnAll') === true ? undefined : (this.read('limit') as number);
 			return await fetchMany(this.ctx, this.itemIndex, call.request, definition.pagination, limit);
 		}
-		const answer = await apiRequest(this.ctx, this.itemIndex, call.request);
+		const answer = definition.readOnce ? await call.lookup(call.request) : await apiRequest(this.ctx, this.itemIndex, call.request);
 		// A DELETE answers 204 with no body: the node says what happened itself.
 		if (definition.method === 'DELETE') return [{ deleted: true }];
 		if (definition.output) return definition.output(answer, call);

@@ -30,8 +30,12 @@ export type ParamSource = string | { param: string; check?: InputCheck | InputCh
 /** The running operation, as its hooks see it: the request built so far, the inputs, and a way to read more. */
 export interface OperationCall extends InputReader {
 	request: ApiRequest & { qs: IDataObject; body?: IDataObject };
+	/** The operation's `values`: read and checked like query and body, never sent. */
+	values: IDataObject;
 	/** A GET whose answer is kept for the rest of the node's run: items that ask the same (as the same user) read it once. */
 	lookup(request: ApiRequest): Promise<unknown>;
+	/** Stops the item after reading the API: what happened, and what to do about it. */
+	fail(message: string, advice: string): never;
 }
 
 /** One operation of a resource group, as data: the executor turns it into a request. */
@@ -45,6 +49,13 @@ export interface OperationDefinition {
 	query?: Record<string, ParamSource>;
 	/** Body key (dotted for nested objects, e.g. meetingInfo.name) → node parameter. */
 	body?: Record<string, ParamSource>;
+	/**
+	 * Inputs the operation uses itself and never sends (a prefill added to a link by `output`): read, checked
+	 * and converted like query and body, before anything is sent; the hooks get them as `call.values`.
+	 */
+	values?: Record<string, ParamSource>;
+	/** A GET whose answer is the same for every item (a list to pick from): read once per node run, through `lookup`. */
+	readOnce?: boolean;
 	/** Set for Get Many: the node's Return All and Limit drive the pagination module. */
 	pagination?: Pagination;
 	/** False for endpoints that work with an API key and no acting user. */

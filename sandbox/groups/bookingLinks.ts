@@ -4,9 +4,6 @@ import { Call, Group } from '../handler';
 import { BOOKING_BASE_URL, MeetingType, OneTimeLink, Store, userPageUrl } from '../store';
 import { canSeeOwnedBy, visible, visibleMeetingType } from '../visibility';
 
-/** The prefill fields of a booking page address, in the order they appear in it. */
-const PREFILL_KEYS = ['email', 'firstname', 'lastname', 'phone'];
-
 /** One Time Booking Link V4 and Booking Link V4. */
 export const bookingLinks: Group = {
 	createOneTimeBookingLink: ({ actor, params, body, store }) => {
@@ -36,20 +33,47 @@ export const bookingLinks: Group = {
 		call.store.oneTimeLinks.delete(visibleLink(call).id);
 	},
 
-	getBookingLink: ({ actor, query, store }) => {
-		const meetingType = visibleMeetingType(store, actor, query.meetingTypeId as string);
-		return { url: bookingPageUrl(store, meetingType, query) };
+	/**
+	 * The acting user's enabled meeting types outside a workspace are personal links; the company's enabled
+	 * meeting types in a workspace (only those of `workspaceId`, when given) are workspace links.
+	 */
+	getBookingLinks: ({ actor, query, store }) => {
+		const enabled = [...store.meetingTypes.values()].filter((meetingType) => meetingType.enabled && meetingType.companyId === actor.company.id);
+		const personal = enabled.filter((meetingType) => meetingType.userId === actor.user.id && !store.workspaces.has(meetingType.id));
+		const inWorkspaces = enabled.filter((meetingType) => store.workspaces.has(meetingType.id));
+		const workspaceIds = [...new Set(inWorkspaces.map((meetingType) => store.workspaces.get(meetingType.id)!))];
+		return {
+			personalLinks: personal.map((meetingType) => bookingLink(store, meetingType)),
+			workspaceLinks: workspaceIds
+				.filter((workspaceId) => query.workspaceId === undefined || workspaceId === query.workspaceId)
+				.map((workspaceId) => ({
+					workspaceId,
+					meetingTypesLinks: inWorkspaces
+						.filter((meetingType) => store.workspaces.get(meetingType.id) === workspaceId)
+						.map((meetingType) => ({ meetingTypeId: meetingType.id, links: [bookingLink(store, meetingType)] })),
+				})),
+		};
 	},
 };
 
-/** `<base>/<host slug>/<meeting type slug>`, then the given prefill fields, URL-encoded. */
-function bookingPageUrl(store: Store, meetingType: MeetingType, prefill: Record<string, unknown>): string {
+/** `<base>/<host slug>/<meeting type slug>`. */
+function pageUrl(store: Store, meetingType: MeetingType): string {
+	return `${userPageUrl(store.users.get(meetingType.userId)!)}/${meetingType.slug}`;
+}
+
+/** A meeting type's link, by its host. */
+function bookingLink(store: Store, meetingType: MeetingType) {
 	const host = store.users.get(meetingType.userId)!;
-	const query = PREFILL_KEYS.filter((key) => typeof prefill[key] === 'string' && prefill[key] !== '')
-		.map((key) => `${key}=${encodeURIComponent(prefill[key] as string)}`)
-		.join('&');
-	const address = `${userPageUrl(host)}/${meetingType.slug}`;
-	return query ? `${address}?${query}` : address;
+	return {
+		id: store.bookingLinkId(meetingType.id, host.id),
+		meetingTypeId: meetingType.id,
+		link: pageUrl(store, meetingType),
+		title: meetingType.meetingInfo.name,
+		slug: meetingType.slug,
+		fullName: host.fullName,
+		email: host.email,
+		picture: host.picture,
+	};
 }
 
 /** A link as the API shows it: without its owner. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
 import { CalendarConnection } from '../store';
+import { isWebAddress } from '../validation';
 import { assertMayList, canSeeOwnedBy, companyUser, visible } from '../visibility';
 
 type ConnectionChanges = Partial<Pick<CalendarConnection, 'primaryCalendar' | 'selectedCalendars'>>;
@@ -33,11 +34,9 @@ const OAUTH: Record<string, { address: string; params: Record<string, string> }>
 
 /** Calendar Connections V4 (and the address of Calendar Auth V4 that starts a connection). */
 export const calendarConnections: Group = {
-	listCalendarConnections: ({ actor, query, store }) => {
-		const userId = (query.userId as string | undefined)?.toLowerCase() ?? actor.user.id;
-		assertMayList(actor, userId);
-		companyUser(store, actor, userId);
-		const connections = [...store.calendarConnections.values()].filter((connection) => connection.userId === userId);
+	listCalendarConnections: (call) => {
+		const userId = namedUser(call);
+		const connections = [...call.store.calendarConnections.values()].filter((connection) => connection.userId === userId);
 		return { connections, total: connections.length };
 	},
 
@@ -54,14 +53,15 @@ export const calendarConnections: Group = {
 		call.store.calendarConnections.delete(visibleConnection(call).id);
 	},
 
-	getCalendarAuthUrl: ({ actor, params, query }) => {
+	getCalendarAuthUrl: (call) => {
+		const { params, query } = call;
 		const redirectUrl = query.redirectUrl as string;
 		const errors: string[] = [];
 		if (!PROVIDERS.includes(params.provider)) errors.push(`provider must be one of the following values: ${PROVIDERS.join(', ')}`);
 		if (!isWebAddress(redirectUrl)) errors.push('redirectUrl must be a URL address');
 		if (errors.length) throw apiError(400, errors);
 		const { address, params: fixed } = OAUTH[params.provider];
-		const state = { userId: actor.user.id, setAsCalendarSync: query.setAsCalendarSync === true, nonce: randomBytes(8).toString('hex') };
+		const state = { userId: namedUser(call), setAsCalendarSync: query.setAsCalendarSync === true, nonce: randomBytes(8).toString('hex') };
 		const search = new URLSearchParams({
 			...fixed,
 			redirect_uri: redirectUrl,
@@ -71,15 +71,17 @@ export const calendarConnections: Group = {
 	},
 };
 
-/** Members see their own connections, admins those of any user of their company. */
-function visibleConnection({ actor, params, store }: Call): CalendarConnection {
-	return visible(store.calendarConnections.get(params.connectionId), (connection) => canSeeOwnedBy(store, actor, connection.userId), 'Calendar connection');
+/** The user named by `userId` (a member may name only themselves: 403; another company's: 404), else the acting user. */
+function namedUser({ actor, query, store }: Call): string {
+	const userId = (query.userId as string | undefined)?.toLowerCase() ?? actor.user.id;
+	assertMayList(actor, userId);
+	return companyUser(store, actor, userId).id;
 }
 
-function isWebAddress(value: string): boolean {
-	try {
-		return ['http:', 'https:'].includes(new URL(value).protocol);
-	} catch {
-		return false;
-	}
+/** Members see their own connections, admins those of any user of their company; with `userId`, only that user's. */
+function visibleConnection(call: Call): CalendarConnection {
+	const { actor, params, query, store } = call;
+	const owner = query.userId === undefined ? undefined : namedUser(call);
+	const seen = (connection: CalendarConnection) => canSeeOwnedBy(store, actor, connection.userId) && (owner === undefined || connection.userId === owner);
+	return visible(store.calendarConnections.get(params.connectionId), seen, 'Calendar connection');
 }

@@ -4,7 +4,7 @@ import { PersonalPage, Store, User, userPageUrl } from '../store';
 
 type PageChanges = Partial<Omit<PersonalPage, 'userId' | 'url' | 'updatedAt'>>;
 
-/** Personal Page V4: one page per user, created with defaults on first use. */
+/** Personal Page V4: one page per user, created with defaults on first use. Online profiles are replaced as a whole. */
 export const personalPage: Group = {
 	getPersonalPage: ({ actor, store }) => pageOf(store, actor.user),
 
@@ -31,6 +31,8 @@ function pageOf(store: Store, user: User): PersonalPage {
 		useCustomColors: false,
 		showAllMeetingTypes: true,
 		meetingTypeOrder: [],
+		headerImage: null,
+		onlineProfiles: {},
 		updatedAt: store.clock.iso(),
 	};
 	store.personalPages.set(user.id, page);

@@ -1,29 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { clearSwitches } from '../clearSwitches';
 import { dateTime, endAfterStart } from '../dates';
 import { appointmentLocator, meetingTypeLocator, userLocator } from '../locators';
-import type { OperationCall, ResourceDefinitions } from '../types';
-
-/** Body keys that a switch can clear, with the labels of the text field and its switch. */
-const CLEAR_FLAGS: Array<{ key: string; flag: string; labels: [string, string] }> = [
-	{ key: 'transcription', flag: 'updateFields.clearTranscription', labels: ['Transcription', 'Clear Transcription'] },
-	{ key: 'summary', flag: 'updateFields.clearSummary', labels: ['Summary', 'Clear Summary'] },
-];
-
-/** A text together with the switch that clears it contradicts itself: the user must pick one. */
-function clearsContradict(request: OperationCall['request'], call: OperationCall): string | undefined {
-	const both = CLEAR_FLAGS.find(({ key, flag }) => request.body![key] !== undefined && call.read(flag) === true);
-	if (!both) return undefined;
-	const [text, clear] = both.labels;
-	return `${text} and ${clear} contradict each other: remove the ${text} text or turn ${clear} off`;
-}
-
-/** Sends null for every field whose clear option is on. */
-async function sendClears(call: OperationCall): Promise<void> {
-	for (const { key, flag } of CLEAR_FLAGS) {
-		if (call.read(flag) === true) call.request.body![key] = null;
-	}
-}
+import type { ResourceDefinitions } from '../types';
 
 /** Appointment V4 (api-reference §2). The list is page-0 paginated: { appointments, total }. */
 export const appointmentOperations: ResourceDefinitions = {
@@ -77,8 +57,10 @@ export const appointmentOperations: ResourceDefinitions = {
 		path: '/v4/appointment/{id}/transcription',
 		pathParams: { id: 'appointmentId' },
 		body: { transcription: 'updateFields.transcription', summary: 'updateFields.summary' },
-		check: clearsContradict,
-		prepare: sendClears,
+		...clearSwitches([
+			{ key: 'transcription', field: 'updateFields.transcription', flag: 'updateFields.clearTranscription' },
+			{ key: 'summary', field: 'updateFields.summary', flag: 'updateFields.clearSummary' },
+		]),
 	},
 };
 

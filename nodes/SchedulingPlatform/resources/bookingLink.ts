@@ -1,12 +1,54 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { dateTime } from '../dates';
-import type { ResourceDefinitions } from '../types';
+import { meetingTypeLocator } from '../locators';
+import type { OperationCall, ResourceDefinitions } from '../types';
 
 /**
  * One Time Booking Link V4 and Booking Link V4 (api-reference §2). The one-time link list is a bare
- * array: Limit is applied by the node.
+ * array: Limit is applied by the node. GET /v4/booking-link answers every link of the acting user at once
+ * (personal ones, and those of their workspaces by meeting type); the node picks and prefills a link itself.
  */
+
+interface LinksAnswer {
+	personalLinks?: IDataObject[];
+	workspaceLinks?: Array<{ workspaceId: string; meetingTypesLinks: Array<{ meetingTypeId: string; links: IDataObject[] }> }>;
+}
+
+/** The prefill fields of a booking page link, in the order they are added to it. */
+const PREFILL_KEYS = ['email', 'firstname', 'lastname', 'phone'];
+
+/** Every link of the answer, personal ones first, each with its workspaceId (null for a personal link). */
+function allLinks(answer: unknown): IDataObject[] {
+	const { personalLinks = [], workspaceLinks = [] } = answer as LinksAnswer;
+	const ofWorkspaces = workspaceLinks.flatMap(({ workspaceId, meetingTypesLinks }) =>
+		meetingTypesLinks.flatMap(({ meetingTypeId, links }) => links.map((link) => ({ meetingTypeId, ...link, workspaceId }))),
+	);
+	return [...personalLinks.map((link) => ({ ...link, workspaceId: null })), ...ofWorkspaces];
+}
+
+/** The link with the filled prefill fields added as its query, URL-encoded (after & when it has a query already). */
+function withPrefill(link: string, values: IDataObject): string {
+	const query = PREFILL_KEYS.filter((key) => values[key] !== undefined)
+		.map((key) => `${key}=${encodeURIComponent(String(values[key]))}`)
+		.join('&');
+	if (!query) return link;
+	return `${link}${link.includes('?') ? '&' : '?'}${query}`;
+}
+
+/** The meeting type's link item (a personal one before a workspace one), with `url`: its link, prefilled. */
+function pageLink(answer: unknown, call: OperationCall): IDataObject[] {
+	const meetingTypeId = String(call.values.meetingTypeId);
+	const found = allLinks(answer).find((link) => link.meetingTypeId === meetingTypeId);
+	if (!found) {
+		call.fail(
+			`Meeting type ${meetingTypeId} has no booking page link`,
+			'the acting user\'s links (their own and their workspaces\') do not include this meeting type: it is disabled, or another user\'s. Enable it, act as its host, or pick a meeting type from Booking Link\'s Get Many.',
+		);
+	}
+	return [{ ...found, url: withPrefill(String(found.link), call.values) }];
+}
+
 export const bookingLinkOperations: ResourceDefinitions = {
 	createOneTime: {
 		method: 'POST',
@@ -25,16 +67,24 @@ export const bookingLinkOperations: ResourceDefinitions = {
 		query: { meetingTypeId: 'filters.meetingTypeId' },
 		pagination: { style: 'none' },
 	},
+	getAll: {
+		method: 'GET',
+		path: '/v4/booking-link',
+		query: { workspaceId: 'filters.workspaceId' },
+		pagination: { style: 'none', pick: allLinks },
+	},
 	getPageLink: {
 		method: 'GET',
 		path: '/v4/booking-link',
-		query: {
+		values: {
 			meetingTypeId: { param: 'meetingTypeId', check: 'required' },
 			email: { param: 'prefill.email', check: 'email' },
 			firstname: 'prefill.firstname',
 			lastname: 'prefill.lastname',
 			phone: { param: 'prefill.phone', check: 'phone' },
 		},
+		readOnce: true,
+		output: pageLink,
 	},
 };
 
@@ -67,6 +117,12 @@ export const bookingLinkProperties: INodeProperties[] = [
 				action: 'Get a booking page link',
 			},
 			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List the booking page links of the acting user: their own and those of their workspaces',
+				action: 'Get many booking links',
+			},
+			{
 				name: 'Get Many One-Time Links',
 				value: 'getAllOneTime',
 				description: 'List the one-time booking links of the acting user',
@@ -83,20 +139,7 @@ export const bookingLinkProperties: INodeProperties[] = [
 		required: true,
 		displayOptions: show(['createOneTime', 'getPageLink']),
 		description: 'The meeting type the link books',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchMeetingTypes', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
-			},
-		],
+		...meetingTypeLocator,
 	},
 	{
 		displayName: 'Link ID',
@@ -152,7 +195,7 @@ export const bookingLinkProperties: INodeProperties[] = [
 		name: 'returnAll',
 		type: 'boolean',
 		default: false,
-		displayOptions: show(['getAllOneTime']),
+		displayOptions: show(['getAll', 'getAllOneTime']),
 		description: 'Whether to return all results or only up to a given limit',
 	},
 	{
@@ -161,7 +204,7 @@ export const bookingLinkProperties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: 50,
-		displayOptions: { show: { resource: ['bookingLink'], operation: ['getAllOneTime'], returnAll: [false] } },
+		displayOptions: { show: { resource: ['bookingLink'], operation: ['getAll', 'getAllOneTime'], returnAll: [false] } },
 		description: 'Max number of results to return',
 	},
 	{
@@ -178,20 +221,24 @@ export const bookingLinkProperties: INodeProperties[] = [
 				type: 'resourceLocator',
 				default: { mode: 'list', value: '' },
 				description: 'Only the links of this meeting type',
-				modes: [
-					{
-						displayName: 'From List',
-						name: 'list',
-						type: 'list',
-						typeOptions: { searchListMethod: 'searchMeetingTypes', searchable: true },
-					},
-					{
-						displayName: 'By ID',
-						name: 'id',
-						type: 'string',
-						placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
-					},
-				],
+				...meetingTypeLocator,
+			},
+		],
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: show(['getAll']),
+		options: [
+			{
+				displayName: 'Workspace ID',
+				name: 'workspaceId',
+				type: 'string',
+				default: '',
+				description: 'Only the workspace links of this workspace; the acting user\'s own links are always listed',
 			},
 		],
 	},

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { userLocator } from '../locators';
 import type { ResourceDefinitions } from '../types';
-import { uuidValidation } from '../inputChecks';
 
 /**
  * Calendar Connections V4 (api-reference §2). Connections come from the provider's OAuth flow, which
@@ -16,7 +16,7 @@ export const calendarConnectionOperations: ResourceDefinitions = {
 	getAll: {
 		method: 'GET',
 		path: '/v4/calendar-connections/connections',
-		query: { userId: { param: 'filters.userId', check: 'uuid' } },
+		query: { userId: 'filters.userId' },
 		pagination: { style: 'none', itemsKey: 'connections' },
 	},
 	getAuthUrl: {
@@ -25,13 +25,15 @@ export const calendarConnectionOperations: ResourceDefinitions = {
 		pathParams: { provider: 'provider' },
 		query: {
 			redirectUrl: { param: 'redirectUrl', check: ['required', 'url'] },
-			setAsCalendarSync: 'setAsCalendarSync',
+			setAsCalendarSync: { param: 'setAsCalendarSync', convert: (on) => (on === true ? true : undefined) },
+			userId: 'userId',
 		},
 	},
 	update: {
 		method: 'PATCH',
 		path: '/v4/calendar-connections/connections/{connectionId}',
 		pathParams: { connectionId: 'connectionId' },
+		query: { userId: 'userId' },
 		body: {
 			primaryCalendar: 'updateFields.primaryCalendar',
 			selectedCalendars: 'updateFields.selectedCalendars',
@@ -44,6 +46,16 @@ export const calendarConnectionOperations: ResourceDefinitions = {
 };
 
 const show = (operation: string[]) => ({ show: { resource: ['calendarConnection'], operation } });
+
+/** Whose connections an operation handles: on Get Many a filter, on Get Connect URL and Update a field of its own. */
+const userField: INodeProperties = {
+	displayName: 'User',
+	name: 'userId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	description: 'Whose calendar connections these are (admins only: any user of the company). Empty: the acting user\'s own.',
+	...userLocator,
+};
 
 export const calendarConnectionProperties: INodeProperties[] = [
 	{
@@ -110,6 +122,7 @@ export const calendarConnectionProperties: INodeProperties[] = [
 		displayOptions: show(['getAuthUrl']),
 		description: 'Whether the new connection becomes the calendar that new bookings are written to',
 	},
+	{ ...userField, displayOptions: show(['getAuthUrl', 'update']) },
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
@@ -135,28 +148,7 @@ export const calendarConnectionProperties: INodeProperties[] = [
 		default: {},
 		displayOptions: show(['getAll']),
 		options: [
-			{
-				displayName: 'User',
-				name: 'userId',
-				type: 'resourceLocator',
-				default: { mode: 'list', value: '' },
-				description: 'Whose connections to list (admins only). Empty: the acting user\'s own.',
-				modes: [
-					{
-						displayName: 'From List',
-						name: 'list',
-						type: 'list',
-						typeOptions: { searchListMethod: 'searchUsers', searchable: true },
-					},
-					{
-						displayName: 'By ID',
-						name: 'id',
-						type: 'string',
-						placeholder: 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc',
-						validation: uuidValidation('User ID'),
-					},
-				],
-			},
+			userField,
 		],
 	},
 	{

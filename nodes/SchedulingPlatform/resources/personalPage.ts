@@ -1,8 +1,26 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ResourceDefinitions } from '../types';
+import { clearSwitches } from '../clearSwitches';
+import { InputProblem, inputProblem } from '../inputChecks';
+import type { Converter, ResourceDefinitions } from '../types';
 
 /** Personal Page V4 (api-reference §2): the acting user's own booking page, listing their meeting types. */
+
+/** Profiles entered as Name/URL pairs → { name: url }: each with a name, given once, and a web address. */
+const onlineProfiles: Converter = (value) => {
+	const entries = ((value as IDataObject).profiles ?? []) as Array<{ name?: unknown; url?: unknown }>;
+	const profiles: IDataObject = {};
+	for (const [index, entry] of entries.entries()) {
+		const [name, url] = [String(entry.name ?? '').trim(), String(entry.url ?? '').trim()];
+		if (!name) throw new InputProblem(`entry ${index + 1} needs a name, such as linkedin`);
+		if (name in profiles) throw new InputProblem(`has "${name}" twice: give each profile once`);
+		if (!url) throw new InputProblem(`entry "${name}" needs a URL`);
+		const problem = inputProblem('url', url);
+		if (problem) throw new InputProblem(`entry "${name}" ${problem}`);
+		profiles[name] = url;
+	}
+	return profiles;
+};
 export const personalPageOperations: ResourceDefinitions = {
 	get: { method: 'GET', path: '/v4/personal-page/me' },
 	update: {
@@ -15,7 +33,10 @@ export const personalPageOperations: ResourceDefinitions = {
 			useCustomColors: 'updateFields.useCustomColors',
 			showAllMeetingTypes: 'updateFields.showAllMeetingTypes',
 			meetingTypeOrder: 'updateFields.meetingTypeOrder',
+			headerImage: { param: 'updateFields.headerImage', check: 'url' },
+			onlineProfiles: { param: 'updateFields.onlineProfiles', convert: onlineProfiles },
 		},
+		...clearSwitches([{ key: 'headerImage', field: 'updateFields.headerImage', flag: 'updateFields.removeHeaderImage' }]),
 	},
 };
 
@@ -31,7 +52,7 @@ export const personalPageProperties: INodeProperties[] = [
 			{
 				name: 'Update',
 				value: 'update',
-				description: 'Change the text, colors and meeting types of the personal booking page',
+				description: 'Change the text, colors, header image, online profiles and meeting types of the personal booking page',
 				action: 'Update the personal page',
 			},
 		],
@@ -54,6 +75,14 @@ export const personalPageProperties: INodeProperties[] = [
 				description: 'Text shown at the top of the page; empty clears it',
 			},
 			{
+				displayName: 'Header Image',
+				name: 'headerImage',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. https://example.com/header.png',
+				description: 'Address of the image shown at the top of the page. To remove the image, use Remove Header Image.',
+			},
+			{
 				displayName: 'Meeting Type Order',
 				name: 'meetingTypeOrder',
 				type: 'string',
@@ -63,11 +92,51 @@ export const personalPageProperties: INodeProperties[] = [
 				description: 'IDs of your meeting types in the order the page lists them. Replaces the current order.',
 			},
 			{
+				displayName: 'Online Profiles',
+				name: 'onlineProfiles',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				placeholder: 'Add Profile',
+				default: {},
+				description: 'Profiles linked from the page. Replaces the current ones; added without a profile, it removes them all.',
+				options: [
+					{
+						displayName: 'Profile',
+						name: 'profiles',
+						values: [
+							{
+								displayName: 'Name',
+								name: 'name',
+								type: 'string',
+								default: '',
+								placeholder: 'e.g. linkedin',
+								description: 'Name of the profile, such as linkedin, twitter or website',
+							},
+							{
+								displayName: 'URL',
+								name: 'url',
+								type: 'string',
+								default: '',
+								placeholder: 'e.g. https://www.linkedin.com/in/ada-admin',
+								description: 'Address of the profile',
+							},
+						],
+					},
+				],
+			},
+			{
 				displayName: 'Primary Color',
 				name: 'primaryColor',
 				type: 'color',
 				default: '#1a73e8',
 				description: 'Main color of the page, used when Use Custom Colors is on',
+			},
+			{
+				displayName: 'Remove Header Image',
+				name: 'removeHeaderImage',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to remove the header image (cannot be combined with a Header Image address)',
 			},
 			{
 				displayName: 'Secondary Color',

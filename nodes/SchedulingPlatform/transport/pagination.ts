@@ -20,6 +20,8 @@ export interface Pagination {
 	style: PaginationStyle;
 	/** Key of the item array in the answer; absent for a bare array. */
 	itemsKey?: string;
+	/** Picks the items out of an answer that holds them in several places (style none), instead of itemsKey. */
+	pick?: (answer: unknown) => IDataObject[];
 	/** Query parameter that carries the cursor (cursor style), e.g. "before". */
 	cursorParam?: string;
 }
@@ -58,7 +60,7 @@ function hasMore(style: PaginationStyle, page: Page, size: number, collected: nu
 async function fetchPage(ctx: ApiContext, itemIndex: number, request: ApiRequest, pagination: Pagination, qs: IDataObject): Promise<Page> {
 	const answer = await apiRequest(ctx, itemIndex, { ...request, qs: { ...request.qs, ...qs } });
 	const body = (answer && typeof answer === 'object' ? answer : {}) as IDataObject;
-	const raw = pagination.itemsKey ? body[pagination.itemsKey] : answer;
+	const raw = pagination.pick ? pagination.pick(answer) : pagination.itemsKey ? body[pagination.itemsKey] : answer;
 	return { body, items: Array.isArray(raw) ? (raw as IDataObject[]) : [] };
 }
 
