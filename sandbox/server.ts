@@ -58,6 +58,7 @@ async function serve(state: SandboxState, req: IncomingMessage, res: ServerRespo
 		headers: req.headers,
 		body: body instanceof ApiError ? null : (body ?? null),
 		status: null,
+		receivedAt: Date.now(),
 	};
 	state.requests.push(entry);
 	const fault = state.faults.take(method, url.pathname);

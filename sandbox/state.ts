@@ -13,6 +13,8 @@ export interface LoggedRequest {
 	body: unknown;
 	/** null until answered, and for a dropped request. */
 	status: number | null;
+	/** When the request arrived (ms since the epoch, real time): spacing and throughput are read from it. */
+	receivedAt: number;
 }
 
 /** Everything one running sandbox holds. */
