@@ -8,6 +8,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { executeDefinitions } from './executor';
+import { requestOptionsProperty } from './parallel';
 import {
 	getUsers,
 	searchActingUsers,
@@ -94,6 +95,7 @@ const properties: INodeProperties[] = [
 	...meetingTypeProperties,
 	...personalPageProperties,
 	...userProperties,
+	requestOptionsProperty,
 ];
 
 /** The definitions of every resource, keyed like the Resource options. */

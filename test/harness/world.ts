@@ -20,6 +20,7 @@ export interface LoggedRequest {
 	headers: Record<string, string>;
 	body: unknown;
 	status: number;
+	receivedAt: number;
 }
 
 export interface NodeRun {
