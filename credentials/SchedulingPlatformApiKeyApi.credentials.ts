@@ -12,7 +12,7 @@ import {
 	apiKeyProblem,
 	baseUrlProblem,
 	rateLimitProblem,
-} from '../nodes/SchedulingPlatform/transport/credentialChecks';
+} from '../nodes/shared/transport/credentialChecks';
 
 export class SchedulingPlatformApiKeyApi implements ICredentialType {
 	name = 'schedulingPlatformApiKeyApi';

@@ -10,7 +10,7 @@ import {
 	baseUrlProblem,
 	personalAccessTokenProblem,
 	rateLimitProblem,
-} from '../nodes/SchedulingPlatform/transport/credentialChecks';
+} from '../nodes/shared/transport/credentialChecks';
 
 export class SchedulingPlatformPatApi implements ICredentialType {
 	name = 'schedulingPlatformPatApi';

@@ -135,9 +135,9 @@ describe("the credential's limit", () => {
  * state, so its own bucket), sending through real HTTP to the one sandbox, whose bucket they share.
  */
 describe('two processes on one credential', () => {
-	type Transport = typeof import('../dist/nodes/SchedulingPlatform/transport/request');
-	type Parallel = typeof import('../dist/nodes/SchedulingPlatform/parallel');
-	const dist = (file: string) => join(PACKAGE_DIR, 'dist/nodes/SchedulingPlatform', file);
+	type Transport = typeof import('../dist/nodes/shared/transport/request');
+	type Parallel = typeof import('../dist/nodes/shared/parallel');
+	const dist = (file: string) => join(PACKAGE_DIR, 'dist/nodes/shared', file);
 
 	function separateProcess(): Transport {
 		let transport: Transport | undefined;
