@@ -1,4 +1,6 @@
 import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
@@ -59,6 +61,8 @@ const NOT_SENT = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
 
 interface Auth {
 	credentialType: string;
+	/** The credential as read once for the node run, handed to n8n's request helper so it does not read it again. */
+	credentials: ICredentialsDecrypted;
 	baseUrl: string;
 	actingUser: string;
 	bucket: string;
@@ -83,11 +87,29 @@ function fail(ctx: ApiContext, message: string, itemIndex: number, description?:
 	throw new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
 }
 
+/**
+ * The credentials of a node run, read once per type: n8n reads a credential from its database at every
+ * getCredentials call, one after the other, which would make parallel items wait for each other.
+ */
+const credentialsRead = new WeakMap<ApiContext, Map<string, Promise<ICredentialDataDecryptedObject>>>();
+
+async function credentialsFor(ctx: ApiContext, type: string, itemIndex: number): Promise<ICredentialDataDecryptedObject> {
+	let reads = credentialsRead.get(ctx);
+	if (!reads) credentialsRead.set(ctx, (reads = new Map()));
+	let read = reads.get(type);
+	if (!read) {
+		read = ctx.getCredentials(type, itemIndex);
+		reads.set(type, read);
+		read.catch(() => reads.delete(type));
+	}
+	return await read;
+}
+
 async function resolveAuth(ctx: ApiContext, itemIndex: number, request: ApiRequest): Promise<Auth> {
 	const authentication = readParam(ctx, 'authentication', itemIndex, 'personalAccessToken');
 	const isApiKey = authentication === 'apiKey';
 	const credentialType = isApiKey ? CREDENTIAL_TYPES.apiKey : CREDENTIAL_TYPES.personalAccessToken;
-	const credentials = await ctx.getCredentials(credentialType, itemIndex);
+	const credentials = await credentialsFor(ctx, credentialType, itemIndex);
 	const secret = isApiKey ? credentials.apiKey : credentials.token;
 	const problem =
 		baseUrlProblem(credentials.baseUrl) ??
@@ -108,8 +130,10 @@ async function resolveAuth(ctx: ApiContext, itemIndex: number, request: ApiReque
 		}
 	}
 	const baseUrl = normaliseBaseUrl(credentials.baseUrl);
+	const saved = ctx.getNode().credentials?.[credentialType];
 	return {
 		credentialType,
+		credentials: { id: saved?.id ?? '', name: saved?.name ?? credentialType, type: credentialType, data: credentials },
 		baseUrl,
 		actingUser,
 		bucket: bucketKey(credentialType, baseUrl, String(secret)),
@@ -143,7 +167,9 @@ function backoffMs(attempt: number): number {
 
 async function send(ctx: ApiContext, auth: Auth, options: IHttpRequestOptions): Promise<IN8nHttpFullResponse> {
 	await takeToken(auth.bucket, auth.limit);
-	const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, auth.credentialType, options)) as IN8nHttpFullResponse;
+	const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, auth.credentialType, options, {
+		credentialsDecrypted: auth.credentials,
+	})) as IN8nHttpFullResponse;
 	if (response.statusCode !== 429) noteAnswer(auth.bucket, auth.limit);
 	return response;
 }
