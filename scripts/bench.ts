@@ -97,7 +97,7 @@ const requestLog = async () => (await control('GET', '/requests')) as LoggedRequ
 
 // ---- workflows ----
 
-/** Start → Make (a Code node making `items` items, or none for a single item) → Target. */
+/** Start → Make (a Code node making `items` items, each with its number i and the user ID) → Target. */
 function workflow(id: string, items: number, target: object): object {
 	const make = `return Array.from({ length: ${items} }, (_, i) => ({ json: { i, userId: ${JSON.stringify(seeded.userId)} } }));`;
 	const nodes = [
@@ -152,21 +152,21 @@ const RETRY = { retryOnFail: true, maxTries: 5, waitBetweenTries: 5000 };
 
 const SIZES = { p1Users: sized(10_000), p2: BENCH_N, p3Latency: sized(200), p3Plain: sized(1000), p4: sized(300) };
 
-function workflows(): Record<string, object> {
+function workflows(): object[] {
 	const write = packageWrite();
-	return {
-		benchP1ReturnAll: workflow('benchP1ReturnAll', 1, packageList()),
-		benchP1Limit0250: workflow('benchP1Limit0250', 1, packageList(LIMIT_250)),
-		benchP2Package01: workflow('benchP2Package01', SIZES.p2, write),
-		benchP2HttpPlain: workflow('benchP2HttpPlain', SIZES.p2, httpWrite()),
-		benchP2HttpRetry: workflow('benchP2HttpRetry', SIZES.p2, httpWrite({}, RETRY)),
-		benchP2HttpBatch: workflow('benchP2HttpBatch', SIZES.p2, httpWrite(BATCHING)),
-		benchP3PkgLatent: workflow('benchP3PkgLatent', SIZES.p3Latency, packageRead()),
-		benchP3HttpLatent: workflow('benchP3HttpLatent', SIZES.p3Latency, httpRead()),
-		benchP3PkgPlain01: workflow('benchP3PkgPlain01', SIZES.p3Plain, packageRead()),
-		benchP3HttpPlain1: workflow('benchP3HttpPlain1', SIZES.p3Plain, httpRead()),
-		benchP4Package001: workflow('benchP4Package001', SIZES.p4, write),
-	};
+	return [
+		workflow('benchP1ReturnAll', 1, packageList()),
+		workflow('benchP1Limit', 1, packageList(LIMIT_250)),
+		workflow('benchP2Package', SIZES.p2, write),
+		workflow('benchP2Http', SIZES.p2, httpWrite()),
+		workflow('benchP2HttpRetry', SIZES.p2, httpWrite({}, RETRY)),
+		workflow('benchP2HttpBatching', SIZES.p2, httpWrite(BATCHING)),
+		workflow('benchP3PackageLatency', SIZES.p3Latency, packageRead()),
+		workflow('benchP3HttpLatency', SIZES.p3Latency, httpRead()),
+		workflow('benchP3Package', SIZES.p3Plain, packageRead()),
+		workflow('benchP3Http', SIZES.p3Plain, httpRead()),
+		workflow('benchP4Package', SIZES.p4, write),
+	];
 }
 
 function credentials(): object[] {
@@ -245,7 +245,7 @@ async function benchP1(): Promise<Row[]> {
 		await Promise.all(batch.map((k) => control('POST', '/users', { companyId: seeded.companyId, email: `bench${k}@acme.example`, givenName: 'Bench', familyName: `User ${k}` })));
 	}
 	const rows: Row[] = [];
-	const baseline = await listRun('benchP1Limit0250', Math.min(LIMIT_250, SIZES.p1Users), `Limit ${LIMIT_250}`, rows);
+	const baseline = await listRun('benchP1Limit', Math.min(LIMIT_250, SIZES.p1Users), `Limit ${LIMIT_250}`, rows);
 	const all = await listRun('benchP1ReturnAll', SIZES.p1Users, 'Return All', rows);
 	rows.push({
 		case: 'Memory',
@@ -279,17 +279,17 @@ async function listRun(workflowId: string, expected: number, variant: string, ro
 async function benchP2(): Promise<Row[]> {
 	const minimum = minimumMs(SIZES.p2, AT_LIMIT);
 	const variants: Array<[string, string]> = [
-		['benchP2Package01', 'This package'],
-		['benchP2HttpPlain', 'HTTP Request, defaults'],
+		['benchP2Package', 'This package'],
+		['benchP2Http', 'HTTP Request, defaults'],
 		['benchP2HttpRetry', `HTTP Request, Retry On Fail (${RETRY.maxTries} tries, ${RETRY.waitBetweenTries / 1000} s apart)`],
-		['benchP2HttpBatch', `HTTP Request, batching ${BATCHING.batching.batch.batchSize} items per ${BATCHING.batching.batch.batchInterval / 1000} s`],
+		['benchP2HttpBatching', `HTTP Request, batching ${BATCHING.batching.batch.batchSize} items per ${BATCHING.batching.batch.batchInterval / 1000} s`],
 	];
 	const rows: Row[] = [];
 	for (const [workflowId, variant] of variants) {
 		await prepare(AT_LIMIT);
 		const run = await execute(workflowId);
 		const row = writeRow('P2', variant, SIZES.p2, run, await requestLog(), minimum);
-		rows.push(workflowId === 'benchP2Package01' ? { ...row, target: '≤ 1.05 × minimum, 0 failed, ≤ 1 % 429' } : { ...row, pass: undefined });
+		rows.push(workflowId === 'benchP2Package' ? { ...row, target: '≤ 1.05 × minimum, 0 failed, ≤ 1 % 429' } : { ...row, pass: undefined });
 	}
 	return rows;
 }
@@ -297,40 +297,41 @@ async function benchP2(): Promise<Row[]> {
 async function benchP3(): Promise<Row[]> {
 	const rows: Row[] = [];
 	const pairs: Array<[string, string, number, number, number]> = [
-		['benchP3PkgLatent', 'benchP3HttpLatent', SIZES.p3Latency, LATENCY_MS, 1.0],
-		['benchP3PkgPlain01', 'benchP3HttpPlain1', SIZES.p3Plain, 0, 0.8],
+		['benchP3PackageLatency', 'benchP3HttpLatency', SIZES.p3Latency, LATENCY_MS, 1.0],
+		['benchP3Package', 'benchP3Http', SIZES.p3Plain, 0, 0.8],
 	];
 	for (const [packageId, httpId, items, latency, target] of pairs) {
 		const [mine, theirs] = [await readRun(packageId, latency), await readRun(httpId, latency)];
 		const speed = (run: NodeRun) => run.items / (run.executionTime / 1000);
-		const times = ratio(speed(mine), speed(theirs));
+		const times = ratio(speed(mine.run), speed(theirs.run));
 		const label = latency ? `${items} reads, ${latency} ms latency` : `${items} reads, no latency`;
-		const row = (variant: string, run: NodeRun): Row => ({
+		const row = (variant: string, { run, requests }: { run: NodeRun; requests: number }): Row => ({
 			case: 'P3',
 			variant: `${variant}: ${label}`,
 			items,
-			requests: items,
+			requests,
 			failed: items - run.items,
 			wallMs: run.executionTime,
 			measured: `${speed(run).toFixed(1)} items/s`,
 		});
 		rows.push(
-			{ ...row('This package', mine), measured: `${speed(mine).toFixed(1)} items/s = ${times.toFixed(2)} × HTTP Request`, target: `≥ ${target.toFixed(1)} × HTTP Request`, pass: times >= target && mine.items === items },
+			{ ...row('This package', mine), measured: `${speed(mine.run).toFixed(1)} items/s = ${times.toFixed(2)} × HTTP Request`, target: `≥ ${target.toFixed(1)} × HTTP Request`, pass: times >= target && mine.run.items === items },
 			row('HTTP Request, defaults', theirs),
 		);
 	}
 	return rows;
 }
 
-async function readRun(workflowId: string, latency: number): Promise<NodeRun> {
+async function readRun(workflowId: string, latency: number): Promise<{ run: NodeRun; requests: number }> {
 	await prepare(NO_LIMIT);
 	if (latency) await control('POST', '/faults', { path: '/*', delayMs: latency, times: 1_000_000 });
-	return execute(workflowId);
+	const run = await execute(workflowId);
+	return { run, requests: (await requestLog()).length };
 }
 
 async function benchP4(): Promise<Row[]> {
 	await prepare(AT_LIMIT);
-	const runs = await Promise.all(userFolders.map((folder) => execute('benchP4Package001', folder)));
+	const runs = await Promise.all(userFolders.map((folder) => execute('benchP4Package', folder)));
 	const log = await requestLog();
 	const start = Math.min(...runs.map((run) => run.startTime));
 	const end = Math.max(...runs.map((run) => run.startTime + run.executionTime));
@@ -403,7 +404,7 @@ async function main(): Promise<void> {
 	Object.assign(seeded, { userId: seed.users.owner.id, companyId: seed.companies.acme.id, availabilityId: availability.id, pat: seed.credentials.ownerPat });
 
 	userFolders = [newUserFolder('n8n-bench-a-'), newUserFolder('n8n-bench-b-')];
-	await Promise.all(userFolders.map((folder) => importAll(n8nDir, folder, credentials(), Object.values(workflows()))));
+	await Promise.all(userFolders.map((folder) => importAll(n8nDir, folder, credentials(), workflows())));
 	const rows: Row[] = [];
 	for (const name of CASES) {
 		process.stderr.write(`bench: ${name}...\n`);
