@@ -1,10 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
-import { join } from 'path';
-
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
-import { NODE_TYPE, n8n as n8nCli, newUserFolder, parseExecution, realN8nDir } from '../../scripts/realN8n';
+import { NODE_TYPE, importAll, n8n as n8nCli, newUserFolder, parseExecution, realN8nDir } from '../../scripts/realN8n';
 
 /**
  * The packed package in the real n8n application (1.123 line, on this machine's Node 20), loaded as a
@@ -33,13 +29,12 @@ afterAll(async () => {
 });
 
 test('n8n 1.123 loads the package and runs create user (API key), list meeting types, find the first open slot and book it (PAT)', async () => {
-	const files = mkdtempSync(join(tmpdir(), 'n8n-smoke-files-'));
-	writeFileSync(join(files, 'credentials.json'), JSON.stringify([
+	const credentials = [
 		{ id: 'spApiKey0000001', name: 'API key', type: 'schedulingPlatformApiKeyApi', data: { baseUrl: sandbox.url, apiKey: seed.credentials.apiKey, actingUserId: '' } },
 		{ id: 'spPat0000000001', name: 'PAT', type: 'schedulingPlatformPatApi', data: { baseUrl: sandbox.url, token: seed.credentials.ownerPat } },
-	]));
+	];
 	const node = NODE_TYPE;
-	writeFileSync(join(files, 'workflow.json'), JSON.stringify({
+	const workflow = {
 		id: 'spSmokeWorkflow1',
 		name: 'Smoke',
 		active: false,
@@ -79,9 +74,8 @@ test('n8n 1.123 loads the package and runs create user (API key), list meeting t
 				credentials: { schedulingPlatformPatApi: { id: 'spPat0000000001', name: 'PAT' } },
 			},
 		],
-	}));
-	await n8n('import:credentials', `--input=${join(files, 'credentials.json')}`);
-	await n8n('import:workflow', `--input=${join(files, 'workflow.json')}`);
+	};
+	await importAll(n8nDir, userFolder, credentials, [workflow]);
 	const stdout = await n8n('execute', '--id=spSmokeWorkflow1', '--rawOutput');
 
 	expect(stdout).not.toContain(seed.credentials.apiKey);
@@ -124,12 +118,11 @@ test('n8n 1.123 loads the package and runs create user (API key), list meeting t
 });
 
 test('n8n 1.123 sends a failed item to the error output under "Continue (using error output)"', async () => {
-	const files = mkdtempSync(join(tmpdir(), 'n8n-smoke-files-'));
-	writeFileSync(join(files, 'credentials.json'), JSON.stringify([
+	const credentials = [
 		{ id: 'spPat0000000002', name: 'PAT', type: 'schedulingPlatformPatApi', data: { baseUrl: sandbox.url, token: seed.credentials.ownerPat } },
-	]));
+	];
 	const missing = '0b7e6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f';
-	writeFileSync(join(files, 'workflow.json'), JSON.stringify({
+	const workflow = {
 		id: 'spSmokeErrorOut1',
 		name: 'Smoke error output',
 		active: false,
@@ -143,9 +136,8 @@ test('n8n 1.123 sends a failed item to the error output under "Continue (using e
 				credentials: { schedulingPlatformPatApi: { id: 'spPat0000000002', name: 'PAT' } },
 			},
 		],
-	}));
-	await n8n('import:credentials', `--input=${join(files, 'credentials.json')}`);
-	await n8n('import:workflow', `--input=${join(files, 'workflow.json')}`);
+	};
+	await importAll(n8nDir, userFolder, credentials, [workflow]);
 	const stdout = await n8n('execute', '--id=spSmokeErrorOut1', '--rawOutput');
 	const result = parseExecution(stdout);
 	expect(result.data.resultData.error).toBeUndefined();
