@@ -233,7 +233,7 @@ function writeRow(caseName: string, variant: string, items: number, run: NodeRun
 		failed,
 		applied: count(log, 201),
 		wallMs: run.executionTime,
-		measured: `${times.toFixed(2)} × minimum (${formatMs(minimumWallMs)})${run.error ? `; error: ${run.error}` : ''}`,
+		measured: run.error ? `stopped: ${run.error}` : `${times.toFixed(2)} × minimum (${formatMs(minimumWallMs)})`,
 		pass: times <= 1.05 && failed === 0 && share429 <= 0.01,
 	};
 }
@@ -354,25 +354,31 @@ function formatMs(ms: number): string {
 const cell = (value: number | undefined, format: (value: number) => string = String) => (value === undefined ? '' : format(value));
 const verdict = (pass: boolean | undefined) => (pass === undefined ? '' : pass ? 'PASS' : 'FAIL');
 
+/** A table cell: one line, pipes escaped. */
+const escaped = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
+
+function tableRow(row: Row): string {
+	const cells = [
+		row.case,
+		row.variant,
+		cell(row.items),
+		cell(row.requests),
+		cell(row.share429, (share) => `${(share * 100).toFixed(1)} %`),
+		cell(row.failed),
+		cell(row.applied),
+		cell(row.wallMs, formatMs),
+		row.measured,
+		row.target ?? '',
+		verdict(row.pass),
+	];
+	return `| ${cells.map(escaped).join(' | ')} |`;
+}
+
 function table(rows: Row[], header: string): string {
 	const lines = [
 		'| Case | Node, variant | Items | Requests | 429s | Failed items | Writes applied | Wall time | Measured | Target | |',
 		'|---|---|---:|---:|---:|---:|---:|---:|---|---|---|',
-		...rows.map((row) =>
-			[
-				row.case,
-				row.variant,
-				cell(row.items),
-				cell(row.requests),
-				cell(row.share429, (share) => `${(share * 100).toFixed(1)} %`),
-				cell(row.failed),
-				cell(row.applied),
-				cell(row.wallMs, formatMs),
-				row.measured,
-				row.target ?? '',
-				verdict(row.pass),
-			].join(' | ').replace(/^/, '| ').replace(/$/, ' |'),
-		),
+		...rows.map(tableRow),
 	];
 	return `${header}\n\n${lines.join('\n')}\n`;
 }
