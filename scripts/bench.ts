@@ -118,8 +118,8 @@ function httpNode(parameters: object, settings: object = {}): object {
 	return { ...HTTP_NODE, ...settings, parameters: { ...auth, ...parameters }, credentials: { httpHeaderAuth: CREDENTIALS.header } };
 }
 
-/** What the seed made that the workflows use: the PAT's owner, their company and default availability. */
-const seeded = { userId: '', companyId: '', availabilityId: '', pat: '' };
+/** What the seed made that the bench uses: the PAT, its owner and their default availability, the company's API key. */
+const seeded = { userId: '', availabilityId: '', pat: '', apiKey: '' };
 
 /** Availability Exception Create: repeatable, the same body each time but the title. */
 const packageWrite = () =>
@@ -247,11 +247,7 @@ function writeRow(caseName: string, variant: string, items: number, run: NodeRun
 }
 
 async function benchP1(): Promise<Row[]> {
-	const extra = SIZES.p1Users - 2; // the seed's company has its owner and one member already
-	for (let i = 0; i < extra; i += 50) {
-		const batch = Array.from({ length: Math.min(50, extra - i) }, (_, j) => i + j);
-		await Promise.all(batch.map((k) => control('POST', '/users', { companyId: seeded.companyId, email: `bench${k}@acme.example`, givenName: 'Bench', familyName: `User ${k}` })));
-	}
+	await seedUsers(SIZES.p1Users - 2); // the seed's company has its owner and one member already
 	const rows: Row[] = [];
 	const baseline = await listRun('benchP1Limit', Math.min(LIMIT_250, SIZES.p1Users), `Limit ${LIMIT_250}`, rows);
 	const all = await listRun('benchP1ReturnAll', SIZES.p1Users, 'Return All', rows);
@@ -263,6 +259,23 @@ async function benchP1(): Promise<Row[]> {
 		measured: `peak RSS ${all.peakRssMb.toFixed(0)} MB while the node ran (Limit ${LIMIT_250} run: ${baseline.peakRssMb.toFixed(0)} MB); process peak ${all.processPeakMb.toFixed(0)} MB, with writing the result`,
 	});
 	return rows;
+}
+
+/**
+ * Users through the API's User Create with the API key, 50 at a time without a limit. Each gets its own meeting
+ * type slug: the default one would make the sandbox search for a free "30-minute-meeting-<n>" every time.
+ */
+async function seedUsers(count: number): Promise<void> {
+	await prepare(NO_LIMIT);
+	const create = async (k: number) => {
+		const body = { email: `bench${k}@acme.example`, givenName: 'Bench', familyName: `User ${k}`, timezone: 'UTC', meetingType: { slug: `bench-${k}` } };
+		const headers = { authorization: `Bearer ${seeded.apiKey}`, 'content-type': 'application/json' };
+		const response = await fetch(`${sandboxUrl}/v4/user`, { method: 'POST', headers, body: JSON.stringify(body) });
+		if (response.status !== 201) throw new Error(`Seeding user ${k}: ${response.status} ${await response.text()}`);
+	};
+	for (let first = 0; first < count; first += 50) {
+		await Promise.all(Array.from({ length: Math.min(50, count - first) }, (_, offset) => create(first + offset)));
+	}
 }
 
 async function listRun(workflowId: string, expected: number, variant: string, rows: Row[]): Promise<NodeRun> {
@@ -411,10 +424,10 @@ async function main(): Promise<void> {
 	const version = (JSON.parse(readFileSync(join(n8nDir, 'node_modules/n8n/package.json'), 'utf8')) as { version: string }).version;
 	const sandbox = await startSandbox();
 	sandboxUrl = sandbox.url;
-	const seed = (await control('POST', '/seed')) as { companies: { acme: { id: string } }; users: { owner: { id: string } }; credentials: { ownerPat: string } };
+	const seed = (await control('POST', '/seed')) as { users: { owner: { id: string } }; credentials: { ownerPat: string; apiKey: string } };
 	const availabilities = await fetch(`${sandboxUrl}/availability`, { headers: { authorization: `Bearer ${seed.credentials.ownerPat}` } });
 	const [availability] = (await availabilities.json()) as Array<{ id: string }>;
-	Object.assign(seeded, { userId: seed.users.owner.id, companyId: seed.companies.acme.id, availabilityId: availability.id, pat: seed.credentials.ownerPat });
+	Object.assign(seeded, { userId: seed.users.owner.id, availabilityId: availability.id, pat: seed.credentials.ownerPat, apiKey: seed.credentials.apiKey });
 
 	userFolders = [newUserFolder('n8n-bench-a-'), newUserFolder('n8n-bench-b-')];
 	await Promise.all(userFolders.map((folder) => importAll(n8nDir, folder, credentials(), workflows())));
