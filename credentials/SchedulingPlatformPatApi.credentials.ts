@@ -9,7 +9,8 @@ import type {
 import {
 	baseUrlProblem,
 	personalAccessTokenProblem,
-} from '../nodes/SchedulingPlatform/transport/credentialChecks';
+	rateLimitProblem,
+} from '../nodes/shared/transport/credentialChecks';
 
 export class SchedulingPlatformPatApi implements ICredentialType {
 	name = 'schedulingPlatformPatApi';
@@ -39,13 +40,29 @@ export class SchedulingPlatformPatApi implements ICredentialType {
 			required: true,
 			description: 'Personal Access Token starting with "rgo-", created in the integrations area of the dashboard',
 		},
+		{
+			displayName: 'Requests per Minute',
+			name: 'requestsPerMinute',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: 100,
+			description: 'Requests per minute the API allows this credential (100 on every plan today). The nodes keep under it, shared by every workflow in this n8n process; other processes using the same credential are noticed by the API\'s 429 answers.',
+		},
+		{
+			displayName: 'Burst',
+			name: 'burst',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: 200,
+			description: 'Requests the API allows at once before the per-minute rate applies (200 today)',
+		},
 	];
 
 	authenticate: IAuthenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> => {
-		const problem = baseUrlProblem(credentials.baseUrl) ?? personalAccessTokenProblem(credentials.token);
+		const problem = baseUrlProblem(credentials.baseUrl) ?? personalAccessTokenProblem(credentials.token) ?? rateLimitProblem(credentials);
 		if (problem) throw new Error(problem);
 		const headers = { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.token).trim()}` };
 		return { ...requestOptions, headers };

@@ -218,6 +218,61 @@ export interface Contact {
 	updatedAt: string;
 }
 
+/** A CRM company (api-reference §3 Companies); `companyId` is the tenant, as on every CRM record. */
+export interface CrmCompany {
+	id: string;
+	companyId: string;
+	name: string;
+	domain: string | null;
+	ownerId: string | null;
+	customFields: Record<string, unknown>;
+	createdAt: string;
+	updatedAt: string;
+	[field: string]: unknown;
+}
+
+/** A stage of a pipeline; a deal's stage must belong to the deal's pipeline. */
+export interface Stage {
+	id: string;
+	pipelineId: string;
+	name: string;
+	color: string;
+	order: number;
+	isWon: boolean;
+	isLost: boolean;
+	winProbability: number | null;
+	rottingDays: number | null;
+}
+
+export interface Pipeline {
+	id: string;
+	companyId: string;
+	name: string;
+	isDefault: boolean;
+	stages: Stage[];
+	createdAt: string;
+	updatedAt: string;
+}
+
+/** A CRM deal (api-reference §3 Deals). */
+export interface Deal {
+	id: string;
+	companyId: string;
+	name: string;
+	pipelineId: string;
+	stageId: string;
+	isOpen: boolean;
+	isWon: boolean;
+	isLost: boolean;
+	crmCompanyId: string | null;
+	contactId: string | null;
+	ownerId: string | null;
+	customFields: Record<string, unknown>;
+	createdAt: string;
+	updatedAt: string;
+	[field: string]: unknown;
+}
+
 export interface CalendarConnection {
 	id: string;
 	userId: string;
@@ -310,6 +365,9 @@ export class Store {
 	/** The id of each booking page link, by meeting type and host: kept, so a link keeps its id. */
 	private readonly bookingLinkIds = new Map<string, string>();
 	readonly contacts = new Map<string, Contact>();
+	readonly crmCompanies = new Map<string, CrmCompany>();
+	readonly pipelines = new Map<string, Pipeline>();
+	readonly deals = new Map<string, Deal>();
 	readonly calendarConnections = new Map<string, CalendarConnection>();
 	readonly oneTimeLinks = new Map<string, OneTimeLink>();
 	readonly personalPages = new Map<string, PersonalPage>();

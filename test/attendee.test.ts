@@ -105,7 +105,7 @@ describe('Attendee', () => {
 		expect(run.items[5]).toEqual({
 			error: 'The API rate limit was exceeded (HTTP 429)',
 			message:
-				'Quick mail limit reached: 5 emails per attendee in 5 minutes (waited 0 s over 1 tries) Each quick mail counts against its attendee for 5 minutes: ' +
+				'Quick mail limit reached: 5 emails per attendee in 5 minutes (the API asked to wait 300 s more, past the 60 s the node waits) Each quick mail counts against its attendee for 5 minutes: ' +
 				'wait up to 5 minutes before mailing this attendee again, or space the mails out (for example with a Wait node).',
 		});
 		expect(run.paired).toEqual([0, 1, 2, 3, 4, 5]);

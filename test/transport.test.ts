@@ -143,14 +143,23 @@ describe('retries', () => {
 		expect(await statuses()).toEqual([`PATCH /v4/user/${world().seed.users.member.id} 429`, `PATCH /v4/user/${world().seed.users.member.id} 200`]);
 	});
 
-	test('a 429 that does not go away ends in a clear error saying how long the node waited', async () => {
-		await fault({ method: 'GET', path: '/v4/user/me', status: 429, retryAfter: '1', times: 10 });
+	test('429s are retried for as long as the API asks within 60 s, not a number of tries', async () => {
+		await fault({ method: 'GET', path: '/v4/user/me', status: 429, retryAfter: '0', times: 7 });
+		const { items, error } = await world().runNode(getMe, world().pat());
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(await statuses()).toEqual([...Array(7).fill('GET /v4/user/me 429'), 'GET /v4/user/me 200']);
+	});
+
+	test('a 429 asking for a wait past 60 s in all ends in a clear error saying how long the node waited', async () => {
+		await fault({ method: 'GET', path: '/v4/user/me', status: 429, retryAfter: '2', times: 1 });
+		await fault({ method: 'GET', path: '/v4/user/me', status: 429, retryAfter: '59', times: 1 });
 		const { error } = await world().runNode(getMe, world().pat());
 		expect(error?.message).toBe('The API rate limit was exceeded (HTTP 429)');
 		expect(error?.description).toBe(
-			'Too Many Requests (waited 4 s over 5 tries) The API allows 100 requests per minute per credential. Wait a minute and run the node again, or spread the work over time (for example with a Wait node, or fewer items per run).',
+			"Too Many Requests (waited 2 s over 2 tries; the API asked to wait 59 s more, past the 60 s the node waits) The API's limit for this credential (100 requests per minute by default) is shared by every workflow and n8n process that uses it, and others kept it busy for a minute. Run fewer workflows with this credential at the same time, or give them their own credentials; if your plan allows other numbers, set Requests per Minute and Burst in the credential.",
 		);
-		expect(await statuses()).toHaveLength(5);
+		expect(await statuses()).toEqual(['GET /v4/user/me 429', 'GET /v4/user/me 429']);
 	});
 
 	test('a 503 on GET is retried', async () => {

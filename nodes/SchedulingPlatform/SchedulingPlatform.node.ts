@@ -7,15 +7,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { executeDefinitions } from './executor';
-import {
-	getUsers,
-	searchActingUsers,
-	searchAppointments,
-	searchAvailabilities,
-	searchMeetingTypes,
-	searchUsers,
-} from './listSearch';
+import { executeDefinitions } from '../shared/executor';
+import { requestOptionsProperty } from '../shared/parallel';
+import { authenticationProperties, nodeCredentials } from '../shared/authentication';
+import { getUsers, searchActingUsers, searchUsers } from '../shared/listSearch';
+import { searchAppointments, searchAvailabilities, searchMeetingTypes } from './listSearch';
 import { appointmentOperations, appointmentProperties } from './resources/appointment';
 import { attendeeOperations, attendeeProperties } from './resources/attendee';
 import { availabilityOperations, availabilityProperties } from './resources/availability';
@@ -27,42 +23,9 @@ import { handoffOperations, handoffProperties } from './resources/handoff';
 import { meetingTypeOperations, meetingTypeProperties } from './resources/meetingType';
 import { personalPageOperations, personalPageProperties } from './resources/personalPage';
 import { userOperations, userProperties } from './resources/user';
-import { uuidValidation } from './inputChecks';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Authentication',
-		name: 'authentication',
-		type: 'options',
-		options: [
-			{ name: 'Personal Access Token', value: 'personalAccessToken' },
-			{ name: 'Platform API Key', value: 'apiKey' },
-		],
-		default: 'personalAccessToken',
-	},
-	{
-		displayName: 'Act As User',
-		name: 'actAsUser',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		displayOptions: { show: { authentication: ['apiKey'] } },
-		description: 'User of the company the API key acts for. Empty: the credential\'s Default Acting User ID.',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchActingUsers', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc',
-				validation: uuidValidation('Act As User'),
-			},
-		],
-	},
+	...authenticationProperties,
 	{
 		displayName: 'Resource',
 		name: 'resource',
@@ -94,6 +57,7 @@ const properties: INodeProperties[] = [
 	...meetingTypeProperties,
 	...personalPageProperties,
 	...userProperties,
+	requestOptionsProperty,
 ];
 
 /** The definitions of every resource, keyed like the Resource options. */
@@ -124,18 +88,7 @@ export class SchedulingPlatform implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{
-				name: 'schedulingPlatformPatApi',
-				required: true,
-				displayOptions: { show: { authentication: ['personalAccessToken'] } },
-			},
-			{
-				name: 'schedulingPlatformApiKeyApi',
-				required: true,
-				displayOptions: { show: { authentication: ['apiKey'] } },
-			},
-		],
+		credentials: nodeCredentials,
 		properties,
 	};
 

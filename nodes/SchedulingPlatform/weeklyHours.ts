@@ -1,7 +1,7 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { isEmpty } from './inputChecks';
-import type { InputReader } from './types';
+import { isEmpty } from '../shared/inputChecks';
+import type { InputReader } from '../shared/types';
 
 /**
  * Weekly hours (the API's `schedule`), shared by Availability → Create / Update and User → Create: the same

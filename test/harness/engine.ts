@@ -47,6 +47,7 @@ function findPackageDir(from: string): string {
 
 export const PACKAGE_DIR = findPackageDir(__dirname);
 export const NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatform`;
+export const CRM_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformCrm`;
 export const ITEMS_NODE_TYPE = 'harness.items';
 
 /** A fixture node that emits the items of its "items" parameter: input for multi-item runs. */

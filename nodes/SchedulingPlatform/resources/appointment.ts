@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { clearSwitches } from '../clearSwitches';
-import { dateTime, endAfterStart } from '../dates';
-import { appointmentLocator, meetingTypeLocator, userLocator } from '../locators';
-import type { ResourceDefinitions } from '../types';
+import { clearSwitches } from '../../shared/clearSwitches';
+import { dateTime, endAfterStart } from '../../shared/dates';
+import { userLocator } from '../../shared/locators';
+import { appointmentLocator, meetingTypeLocator } from '../locators';
+import type { ResourceDefinitions } from '../../shared/types';
 
 /** Appointment V4 (api-reference §2). The list is page-0 paginated: { appointments, total }. */
 export const appointmentOperations: ResourceDefinitions = {

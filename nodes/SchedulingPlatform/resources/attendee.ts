@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { appointmentLocator } from '../locators';
-import type { ResourceDefinitions } from '../types';
+import type { ResourceDefinitions } from '../../shared/types';
 
 /** Attendee V4 (api-reference §2). Guests and removal go through the attendee's appointment. */
 export const attendeeOperations: ResourceDefinitions = {

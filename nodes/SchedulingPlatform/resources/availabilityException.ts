@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { dateTime, endAfterStart } from '../dates';
-import type { ResourceDefinitions } from '../types';
+import { dateTime, endAfterStart } from '../../shared/dates';
+import type { ResourceDefinitions } from '../../shared/types';
 
 /**
  * availability-exception (api-reference §2): extra time (`available: true`) or blocked time (`false`)

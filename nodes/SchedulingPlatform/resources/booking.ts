@@ -1,10 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { dateTime, endAfterStart } from '../dates';
-import type { InputCheck } from '../inputChecks';
-import { InputProblem, inputProblem } from '../inputChecks';
-import { appointmentLocator, meetingTypeLocator, userLocator } from '../locators';
-import type { Converter, OperationCall, ResourceDefinitions } from '../types';
+import { dateTime, endAfterStart } from '../../shared/dates';
+import type { InputCheck } from '../../shared/inputChecks';
+import { InputProblem, inputProblem } from '../../shared/inputChecks';
+import { userLocator } from '../../shared/locators';
+import { appointmentLocator, meetingTypeLocator } from '../locators';
+import type { Converter, OperationCall, ResourceDefinitions } from '../../shared/types';
 import { channelOptions } from './meetingType';
 
 /** Booking Availability V4 and Booking V4 (api-reference §2). */

@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { dateTime } from '../dates';
+import { dateTime } from '../../shared/dates';
 import { meetingTypeLocator } from '../locators';
-import type { OperationCall, ResourceDefinitions } from '../types';
+import type { OperationCall, ResourceDefinitions } from '../../shared/types';
 
 /**
  * One Time Booking Link V4 and Booking Link V4 (api-reference §2). The one-time link list is a bare

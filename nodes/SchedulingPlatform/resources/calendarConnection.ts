@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { userLocator } from '../locators';
-import type { ResourceDefinitions } from '../types';
+import { userLocator } from '../../shared/locators';
+import type { ResourceDefinitions } from '../../shared/types';
 
 /**
  * Calendar Connections V4 (api-reference §2). Connections come from the provider's OAuth flow, which

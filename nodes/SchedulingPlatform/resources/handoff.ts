@@ -1,8 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { dateTime, endAfterStart } from '../dates';
-import { appointmentLocator, userLocator } from '../locators';
-import type { OperationCall, ResourceDefinitions } from '../types';
+import { dateTime, endAfterStart } from '../../shared/dates';
+import { userLocator } from '../../shared/locators';
+import { appointmentLocator } from '../locators';
+import type { OperationCall, ResourceDefinitions } from '../../shared/types';
 import { idList } from './booking';
 
 interface BulkAnswer {

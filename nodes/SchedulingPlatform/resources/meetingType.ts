@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { inputProblem } from '../inputChecks';
-import type { InputReader, OperationCall, ResourceDefinitions } from '../types';
+import { inputProblem } from '../../shared/inputChecks';
+import type { InputReader, OperationCall, ResourceDefinitions } from '../../shared/types';
 
 /**
  * Read only for the Custom channel: the link field is hidden, and unset, for the others. It is not marked required:

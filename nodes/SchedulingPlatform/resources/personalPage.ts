@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { clearSwitches } from '../clearSwitches';
-import { InputProblem, inputProblem } from '../inputChecks';
-import type { Converter, ResourceDefinitions } from '../types';
+import { clearSwitches } from '../../shared/clearSwitches';
+import { InputProblem, inputProblem } from '../../shared/inputChecks';
+import type { Converter, ResourceDefinitions } from '../../shared/types';
 
 /** Personal Page V4 (api-reference §2): the acting user's own booking page, listing their meeting types. */
 

@@ -52,3 +52,24 @@ export function actingUserProblem(value: unknown, label: string): string | undef
 	if (id === '' || isUuid(id)) return undefined;
 	return `${label} must be a user ID in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc`;
 }
+
+/** Requests per Minute and Burst of a credential: whole numbers from 1; empty (a credential saved before they existed) takes the API's. */
+const RATE_FIELDS = { requestsPerMinute: 'Requests per Minute', burst: 'Burst' } as const;
+const DEFAULT_RATE = { requestsPerMinute: 100, burst: 200 };
+
+function rateField(credentials: Record<string, unknown>, field: keyof typeof RATE_FIELDS): number {
+	const value = credentials[field];
+	return value === undefined || value === null || value === '' ? DEFAULT_RATE[field] : Number(value);
+}
+
+export function rateLimitProblem(credentials: Record<string, unknown>): string | undefined {
+	const field = (Object.keys(RATE_FIELDS) as Array<keyof typeof RATE_FIELDS>).find((name) => {
+		const value = rateField(credentials, name);
+		return !Number.isInteger(value) || value < 1;
+	});
+	return field && `${RATE_FIELDS[field]} must be a whole number of at least 1 (the API allows ${DEFAULT_RATE.requestsPerMinute} requests per minute with bursts of ${DEFAULT_RATE.burst})`;
+}
+
+export function rateLimitOf(credentials: Record<string, unknown>): { perMinute: number; burst: number } {
+	return { perMinute: rateField(credentials, 'requestsPerMinute'), burst: rateField(credentials, 'burst') };
+}

@@ -21,7 +21,7 @@ const HOW_TO_FIX: Record<number, string> = {
 	403: 'Use a credential whose user, role, plan or token scope allows this operation.',
 	404: 'Check the ID: the resource may have been deleted, or it belongs to a user the credential cannot see.',
 	409: 'Reload the resource, check its current state and adjust the request.',
-	429: 'The API allows 100 requests per minute per credential. Wait a minute and run the node again, or spread the work over time (for example with a Wait node, or fewer items per run).',
+	429: 'The API\'s limit for this credential (100 requests per minute by default) is shared by every workflow and n8n process that uses it, and others kept it busy for a minute. Run fewer workflows with this credential at the same time, or give them their own credentials; if your plan allows other numbers, set Requests per Minute and Burst in the credential.',
 };
 
 /** Fixes for specific API sentences, more precise than the per-status fix. */

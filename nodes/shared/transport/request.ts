@@ -15,9 +15,12 @@ import {
 	baseUrlProblem,
 	normaliseBaseUrl,
 	personalAccessTokenProblem,
+	rateLimitOf,
+	rateLimitProblem,
 } from './credentialChecks';
-import { apiErrorFromResponse, networkError, redirectError } from './errors';
-import { bucketKey, noteAnswer, takeToken } from './rateLimiter';
+import { apiErrorFromResponse, apiWords, networkError, redirectError } from './errors';
+import type { RateLimit } from './rateLimiter';
+import { bucketKey, noteAnswer, noteRateLimited, takeToken } from './rateLimiter';
 
 /**
  * The one transport: every request of every node, trigger and dropdown loader goes through apiRequest.
@@ -45,8 +48,10 @@ export const CREDENTIAL_TYPES = {
 	apiKey: 'schedulingPlatformApiKeyApi',
 } as const;
 
-const RATE_LIMIT_TRIES = 5;
+/** How long requests answered 429 are retried, from the first 429: the time the API's limit needs to refill. */
 const RATE_LIMIT_MAX_WAIT_MS = 60_000;
+/** The words of a 429 for the credential's own limit (api-reference §1.2); endpoints with their own limits say more. */
+const CREDENTIAL_LIMIT_WORDS = /^Too Many Requests$/i;
 const READ_TRIES = 3;
 const RETRYABLE_READ_STATUS = [502, 503, 504];
 /** Network errors after which the request certainly never reached the API. */
@@ -57,6 +62,8 @@ interface Auth {
 	baseUrl: string;
 	actingUser: string;
 	bucket: string;
+	/** The credential's Requests per Minute and Burst. */
+	limit: RateLimit;
 	/** The credential's secret and its parts, masked wherever the API echoes them. */
 	secrets: string[];
 }
@@ -85,7 +92,8 @@ async function resolveAuth(ctx: ApiContext, itemIndex: number, request: ApiReque
 	const problem =
 		baseUrlProblem(credentials.baseUrl) ??
 		(isApiKey ? apiKeyProblem(secret) : personalAccessTokenProblem(secret)) ??
-		(isApiKey ? actingUserProblem(credentials.actingUserId, 'Default Acting User ID') : undefined);
+		(isApiKey ? actingUserProblem(credentials.actingUserId, 'Default Acting User ID') : undefined) ??
+		rateLimitProblem(credentials);
 	if (problem) fail(ctx, 'The credential is not in the expected form', itemIndex, problem);
 
 	let actingUser = '';
@@ -100,7 +108,14 @@ async function resolveAuth(ctx: ApiContext, itemIndex: number, request: ApiReque
 		}
 	}
 	const baseUrl = normaliseBaseUrl(credentials.baseUrl);
-	return { credentialType, baseUrl, actingUser, bucket: bucketKey(credentialType, baseUrl, String(secret)), secrets: secretParts(String(secret).trim()) };
+	return {
+		credentialType,
+		baseUrl,
+		actingUser,
+		bucket: bucketKey(credentialType, baseUrl, String(secret)),
+		limit: rateLimitOf(credentials),
+		secrets: secretParts(String(secret).trim()),
+	};
 }
 
 /** A PAT and the token after "rgo-"; an API key and its secret part after the second colon. */
@@ -127,9 +142,9 @@ function backoffMs(attempt: number): number {
 }
 
 async function send(ctx: ApiContext, auth: Auth, options: IHttpRequestOptions): Promise<IN8nHttpFullResponse> {
-	await takeToken(auth.bucket);
+	await takeToken(auth.bucket, auth.limit);
 	const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, auth.credentialType, options)) as IN8nHttpFullResponse;
-	noteAnswer(auth.bucket);
+	if (response.statusCode !== 429) noteAnswer(auth.bucket, auth.limit);
 	return response;
 }
 
@@ -176,7 +191,7 @@ export async function apiRequest(ctx: ApiContext, itemIndex: number, request: Ap
 		disableFollowRedirect: true,
 	};
 	const isRead = request.method === 'GET';
-	let waitedMs = 0;
+	let firstRateLimitAt: number | undefined;
 	let redirects = 0;
 	for (let attempt = 0; ; attempt++) {
 		let response: IN8nHttpFullResponse;
@@ -198,18 +213,25 @@ export async function apiRequest(ctx: ApiContext, itemIndex: number, request: Ap
 			continue;
 		}
 		if (status < 400) return response.body;
-		let delay: number | undefined;
-		if (status === 429 && attempt + 1 < RATE_LIMIT_TRIES) {
-			delay = retryAfterMs(response.headers?.['retry-after']) ?? backoffMs(attempt);
-			if (waitedMs + delay > RATE_LIMIT_MAX_WAIT_MS) delay = undefined;
-		} else if (isRead && RETRYABLE_READ_STATUS.includes(status) && attempt + 1 < READ_TRIES) {
-			delay = backoffMs(attempt) / 2;
-		}
-		if (delay === undefined) {
-			const extra = status === 429 ? ` (waited ${Math.round(waitedMs / 1000)} s over ${attempt + 1} tries)` : '';
+		if (status === 429) {
+			// Not processed by the API, so safe to repeat, also for writes: the bucket pauses until the API has room.
+			firstRateLimitAt ??= Date.now();
+			const delay = retryAfterMs(response.headers?.['retry-after']) ?? backoffMs(attempt);
+			const waitedMs = Date.now() - firstRateLimitAt;
+			if (waitedMs + delay <= RATE_LIMIT_MAX_WAIT_MS) {
+				// The credential's limit pauses every request of the credential; an endpoint's own limit (quick mail) only this one.
+				if (CREDENTIAL_LIMIT_WORDS.test(apiWords(response.body))) noteRateLimited(auth.bucket, auth.limit, delay);
+				else await sleep(delay);
+				continue;
+			}
+			const asked = `the API asked to wait ${Math.round(delay / 1000)} s more, past the ${RATE_LIMIT_MAX_WAIT_MS / 1000} s the node waits`;
+			const extra = waitedMs ? ` (waited ${Math.round(waitedMs / 1000)} s over ${attempt + 1} tries; ${asked})` : ` (${asked})`;
 			throw apiErrorFromResponse(ctx.getNode(), status, response.body, itemIndex, { extra, secrets: auth.secrets });
 		}
-		waitedMs += delay;
-		await sleep(delay);
+		if (isRead && RETRYABLE_READ_STATUS.includes(status) && attempt + 1 < READ_TRIES) {
+			await sleep(backoffMs(attempt) / 2);
+			continue;
+		}
+		throw apiErrorFromResponse(ctx.getNode(), status, response.body, itemIndex, { secrets: auth.secrets });
 	}
 }

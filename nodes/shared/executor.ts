@@ -7,6 +7,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { InputProblem, inputProblem, isEmpty, typedValue } from './inputChecks';
+import { inParallel, otherItemsReport, PARALLEL_READS, PARALLEL_WRITES } from './parallel';
 import { fetchMany } from './transport/pagination';
 import type { ApiRequest } from './transport/request';
 import { apiRequest } from './transport/request';
@@ -14,7 +15,8 @@ import type { InputReader, OperationCall, OperationDefinition, ParamSource, Reso
 
 /**
  * The one executor: runs the definition of the chosen resource and operation for every input item
- * through the transport, keeping pairedItem and honouring Continue On Fail.
+ * through the transport, several items at once (parallel.ts), output in input order with pairedItem, and
+ * honouring Continue On Fail.
  */
 
 function sourceOf(source: ParamSource): Exclude<ParamSource, string> {
@@ -199,33 +201,61 @@ function asNodeError(ctx: IExecuteFunctions, error: Error, itemIndex: number): N
 	return new NodeOperationError(ctx.getNode(), error, { itemIndex });
 }
 
+/** An item's output, or the error that stopped it. */
+type Outcome = { items: INodeExecutionData[] } | { error: NodeApiError | NodeOperationError };
+
+function definitionOf(ctx: IExecuteFunctions, resources: Record<string, ResourceDefinitions>): { resource: string; operation: string; definition: OperationDefinition } {
+	const resource = ctx.getNodeParameter('resource', 0) as string;
+	const operation = ctx.getNodeParameter('operation', 0) as string;
+	const definition = resources[resource]?.[operation];
+	if (!definition) throw new NodeOperationError(ctx.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	return { resource, operation, definition };
+}
+
+/** The failed item as Continue On Fail outputs it. */
+function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
+	// Only `error` and `message`: n8n (1.x and 2.x) sends such an item to the error output under
+	// "Continue (using error output)"; any other key would keep it on the success output.
+	const json = error.description ? { error: error.message, message: error.description } : { error: error.message };
+	return { json, pairedItem: { item: itemIndex } };
+}
+
+/** The first failure stops the node; its error also says what became of the other items. */
+function firstFailure(outcomes: Array<Outcome | undefined>): NodeApiError | NodeOperationError | undefined {
+	const failed = outcomes.findIndex((outcome) => outcome && 'error' in outcome);
+	if (failed < 0) return undefined;
+	const error = (outcomes[failed] as { error: NodeApiError | NodeOperationError }).error;
+	if (outcomes.length > 1) {
+		const failures = outcomes.map((outcome) => (outcome === undefined ? undefined : 'error' in outcome ? outcome.error.message : null));
+		error.description = `${error.description ?? ''} ${otherItemsReport(failures, failed)}.`.trim();
+	}
+	return error;
+}
+
 export async function executeDefinitions(
 	ctx: IExecuteFunctions,
 	resources: Record<string, ResourceDefinitions>,
 	properties: INodeProperties[],
 ): Promise<INodeExecutionData[][]> {
-	const items = ctx.getInputData();
-	const output: INodeExecutionData[] = [];
+	const count = ctx.getInputData().length;
+	if (!count) return [[]];
+	const { resource, operation, definition } = definitionOf(ctx, resources);
+	const shown = shownFor(properties, resource, operation);
 	const lookups: Lookups = new Map();
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const pairedItem = { item: itemIndex };
+	const parallel = new ItemRun(ctx, 0, shown, lookups).read(definition.method === 'GET' ? 'requestOptions.parallelReads' : 'requestOptions.parallelWrites');
+	const limit = (parallel as number | undefined) ?? (definition.method === 'GET' ? PARALLEL_READS : PARALLEL_WRITES);
+	const continueOnFail = ctx.continueOnFail();
+	let stopped = false;
+	const outcomes = await inParallel<Outcome>(count, limit, async (itemIndex) => {
 		try {
-			const resource = ctx.getNodeParameter('resource', itemIndex) as string;
-			const operation = ctx.getNodeParameter('operation', itemIndex) as string;
-			const definition = resources[resource]?.[operation];
-			if (!definition) {
-				throw new NodeOperationError(ctx.getNode(), `The operation "${operation}" of "${resource}" is not supported`, { itemIndex });
-			}
-			const results = await new ItemRun(ctx, itemIndex, shownFor(properties, resource, operation), lookups).run(definition);
-			output.push(...results.map((json) => ({ json, pairedItem })));
+			const results = await new ItemRun(ctx, itemIndex, shown, lookups).run(definition);
+			return { items: results.map((json) => ({ json, pairedItem: { item: itemIndex } })) };
 		} catch (error) {
-			const nodeError = asNodeError(ctx, error, itemIndex);
-			if (!ctx.continueOnFail()) throw nodeError;
-			// Only `error` and `message`: n8n (1.x and 2.x) sends such an item to the error output under
-			// "Continue (using error output)"; any other key would keep it on the success output.
-			const json = nodeError.description ? { error: nodeError.message, message: nodeError.description } : { error: nodeError.message };
-			output.push({ json, pairedItem });
+			stopped = !continueOnFail;
+			return { error: asNodeError(ctx, error, itemIndex) };
 		}
-	}
-	return [output];
+	}, () => stopped);
+	const failure = continueOnFail ? undefined : firstFailure(outcomes);
+	if (failure) throw failure;
+	return [outcomes.flatMap((outcome, itemIndex) => (outcome && 'error' in outcome ? [errorItem(outcome.error, itemIndex)] : (outcome?.items ?? [])))];
 }

@@ -1,0 +1,88 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { authenticationProperties, nodeCredentials } from '../shared/authentication';
+import { executeDefinitions } from '../shared/executor';
+import { searchActingUsers, searchUsers } from '../shared/listSearch';
+import { requestOptionsProperty } from '../shared/parallel';
+import { contactOperations, contactProperties } from './resources/contact';
+import { dataFieldOperations, dataFieldProperties } from './resources/dataField';
+import { companyOperations, companyProperties } from './resources/company';
+import { dealOperations, dealProperties } from './resources/deal';
+import { pipelineOperations, pipelineProperties } from './resources/pipeline';
+import { taskOperations, taskProperties } from './resources/task';
+import { noteOperations, noteProperties } from './resources/note';
+import { communicationOperations, communicationProperties } from './resources/communication';
+
+/**
+ * The CRM node (api-reference §3): contacts and their data fields, companies, deals, pipelines, tasks, notes
+ * and communications, on the shared machinery of nodes/shared/.
+ */
+
+const properties: INodeProperties[] = [
+	...authenticationProperties,
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Communication', value: 'communication' },
+			{ name: 'Company', value: 'company' },
+			{ name: 'Contact', value: 'contact' },
+			{ name: 'Data Field', value: 'dataField' },
+			{ name: 'Deal', value: 'deal' },
+			{ name: 'Note', value: 'note' },
+			{ name: 'Pipeline', value: 'pipeline' },
+			{ name: 'Task', value: 'task' },
+		],
+		default: 'contact',
+	},
+	...contactProperties,
+	...dataFieldProperties,
+	...companyProperties,
+	...dealProperties,
+	...pipelineProperties,
+	...taskProperties,
+	...noteProperties,
+	...communicationProperties,
+	requestOptionsProperty,
+];
+
+/** The definitions of every resource, keyed like the Resource options. */
+const resources = {
+	contact: contactOperations,
+	dataField: dataFieldOperations,
+	company: companyOperations,
+	deal: dealOperations,
+	pipeline: pipelineOperations,
+	task: taskOperations,
+	note: noteOperations,
+	communication: communicationOperations,
+};
+
+export class SchedulingPlatformCrm implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Scheduling Platform CRM',
+		name: 'schedulingPlatformCrm',
+		icon: { light: 'file:../../icons/schedulingPlatformCrm.svg', dark: 'file:../../icons/schedulingPlatformCrm.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Manage the Scheduling Platform CRM: contacts, data fields, companies, deals, pipelines, tasks, notes and communications',
+		defaults: { name: 'Scheduling Platform CRM' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: nodeCredentials,
+		properties,
+	};
+
+	methods = {
+		listSearch: { searchActingUsers, searchUsers },
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await executeDefinitions(this, resources, properties);
+	}
+}

@@ -1,0 +1,36 @@
+import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
+
+import { locator } from './locators';
+import { uuidValidation } from './inputChecks';
+
+/**
+ * What every node of the package starts with: the Authentication switch between the two credentials, and
+ * Act As User for an API key (its list from `searchActingUsers` in listSearch.ts).
+ */
+
+export const nodeCredentials: INodeCredentialDescription[] = [
+	{ name: 'schedulingPlatformPatApi', required: true, displayOptions: { show: { authentication: ['personalAccessToken'] } } },
+	{ name: 'schedulingPlatformApiKeyApi', required: true, displayOptions: { show: { authentication: ['apiKey'] } } },
+];
+
+export const authenticationProperties: INodeProperties[] = [
+	{
+		displayName: 'Authentication',
+		name: 'authentication',
+		type: 'options',
+		options: [
+			{ name: 'Personal Access Token', value: 'personalAccessToken' },
+			{ name: 'Platform API Key', value: 'apiKey' },
+		],
+		default: 'personalAccessToken',
+	},
+	{
+		displayName: 'Act As User',
+		name: 'actAsUser',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		displayOptions: { show: { authentication: ['apiKey'] } },
+		description: 'User of the company the API key acts for. Empty: the credential\'s Default Acting User ID.',
+		...locator('searchActingUsers', 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc', uuidValidation('Act As User')),
+	},
+];

@@ -1,0 +1,76 @@
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
+
+import { MAX_PAGE_SIZE, fetchMany } from './transport/pagination';
+import { apiRequest } from './transport/request';
+
+/**
+ * Loaders for the "From List" mode of resource locators and for dynamic options that every node uses (users,
+ * acting users), and the filter the nodes' own loaders share. They go through the transport, so an API error
+ * reaches the user as an error: an empty list always means that nothing is there. The API has no search
+ * parameter for these lists, so the filter is applied to each page here.
+ */
+
+function userOption(user: IDataObject): INodePropertyOptions {
+	return { name: `${String(user.fullName ?? user.email)} (${String(user.email)})`, value: String(user.id) };
+}
+
+export function matches(filter: string | undefined, ...texts: unknown[]): boolean {
+	if (!filter) return true;
+	const needle = filter.toLowerCase();
+	return texts.some((text) => String(text ?? '').toLowerCase().includes(needle));
+}
+
+async function listUsers(
+	ctx: ILoadOptionsFunctions,
+	filter: string | undefined,
+	paginationToken: string | undefined,
+	actAs?: string,
+): Promise<INodeListSearchResult> {
+	const offset = Number(paginationToken ?? 0);
+	const answer = (await apiRequest(ctx, 0, {
+		method: 'GET',
+		path: '/v4/user',
+		qs: { limit: MAX_PAGE_SIZE, offset },
+		actAs,
+	})) as IDataObject;
+	const users = (answer.users ?? []) as IDataObject[];
+	const next = offset + users.length;
+	return {
+		results: users
+			.filter((user) => matches(filter, user.fullName, user.email, user.id))
+			.map(userOption),
+		paginationToken: users.length === MAX_PAGE_SIZE && next < Number(answer.total ?? 0) ? String(next) : undefined,
+	};
+}
+
+export async function searchUsers(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	return await listUsers(this, filter, paginationToken);
+}
+
+/** Every user, for multi-select fields such as Hosts (loadOptions has no paging, so all pages are read). */
+export async function getUsers(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const users = await fetchMany(this, 0, { method: 'GET', path: '/v4/user' }, { style: 'offset', itemsKey: 'users' });
+	return users.map(userOption);
+}
+
+/**
+ * Users to act as (API key). Listing users needs an acting user itself, so when none is set yet the
+ * list is read as the company owner, whom GET /v4/user/me returns for an API key without one.
+ */
+export async function searchActingUsers(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const credentials = await this.getCredentials('schedulingPlatformApiKeyApi');
+	let actAs = String(credentials.actingUserId ?? '').trim();
+	if (!actAs) {
+		const owner = (await apiRequest(this, 0, { method: 'GET', path: '/v4/user/me', needsUserContext: false, actAs: '' })) as IDataObject;
+		actAs = String(owner.id);
+	}
+	return await listUsers(this, filter, paginationToken, actAs);
+}
