@@ -1,17 +1,11 @@
-import { execFile, execFileSync } from 'child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
-import { join } from 'path';
-import { promisify } from 'util';
-
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
-import { PACKAGE_DIR, PACKAGE_NAME } from '../harness/engine';
+import { NODE_TYPE, importAll, n8n as n8nCli, newUserFolder, parseExecution, realN8nDir } from '../../scripts/realN8n';
 
 /**
  * The packed package in the real n8n application (1.123 line, on this machine's Node 20), loaded as a
  * community package from <user folder>/.n8n/nodes/node_modules, running a workflow with `n8n execute`
- * against the sandbox.
+ * against the sandbox (scripts/realN8n.ts).
  */
 
 jest.setTimeout(20 * 60_000);
@@ -21,45 +15,11 @@ let seed: { credentials: { ownerPat: string; apiKey: string }; users: { owner: {
 let n8nDir: string;
 let userFolder: string;
 
-/** Runs an n8n CLI command without blocking this process, which also serves the sandbox n8n calls. */
-async function n8n(...args: string[]): Promise<string> {
-	const run = promisify(execFile)(process.execPath, [join(n8nDir, 'node_modules/n8n/bin/n8n'), ...args], {
-		encoding: 'utf8',
-		maxBuffer: 64 * 1024 * 1024,
-		timeout: 5 * 60_000,
-		env: {
-			PATH: process.env.PATH,
-			HOME: process.env.HOME,
-			N8N_USER_FOLDER: userFolder,
-			N8N_ENCRYPTION_KEY: 'smoke-test-key',
-			N8N_DIAGNOSTICS_ENABLED: 'false',
-			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-			N8N_TEMPLATES_ENABLED: 'false',
-			N8N_RUNNERS_ENABLED: 'false',
-			N8N_LOG_LEVEL: 'info',
-			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
-		},
-	});
-	try {
-		return (await run).stdout;
-	} catch (error) {
-		const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-		throw new Error(`n8n ${args[0]} failed:\n${String(stderr ?? '').slice(-3000)}\n${String(stdout ?? '').slice(-3000)}`);
-	}
-}
-
-function installPackedPackage(): void {
-	const packDir = mkdtempSync(join(tmpdir(), 'sp-pack-'));
-	const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: PACKAGE_DIR, encoding: 'utf8' }).trim().split('\n').pop() as string;
-	const target = join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
-	mkdirSync(target, { recursive: true });
-	execFileSync('tar', ['xzf', join(packDir, tarball), '-C', target, '--strip-components=1']);
-}
+const n8n = (...args: string[]): Promise<string> => n8nCli(n8nDir, userFolder, ...args);
 
 beforeAll(async () => {
-	n8nDir = execFileSync('bash', [join(PACKAGE_DIR, 'scripts/install-real-n8n.sh')], { encoding: 'utf8', timeout: 15 * 60_000 }).trim().split('\n').pop() as string;
-	userFolder = mkdtempSync(join(tmpdir(), 'n8n-smoke-'));
-	installPackedPackage();
+	n8nDir = realN8nDir();
+	userFolder = newUserFolder('n8n-smoke-');
 	sandbox = await startSandbox();
 	seed = (await (await fetch(`${sandbox.url}/__sandbox/seed`, { method: 'POST' })).json()) as typeof seed;
 });
@@ -69,13 +29,12 @@ afterAll(async () => {
 });
 
 test('n8n 1.123 loads the package and runs create user (API key), list meeting types, find the first open slot and book it (PAT)', async () => {
-	const files = mkdtempSync(join(tmpdir(), 'n8n-smoke-files-'));
-	writeFileSync(join(files, 'credentials.json'), JSON.stringify([
+	const credentials = [
 		{ id: 'spApiKey0000001', name: 'API key', type: 'schedulingPlatformApiKeyApi', data: { baseUrl: sandbox.url, apiKey: seed.credentials.apiKey, actingUserId: '' } },
 		{ id: 'spPat0000000001', name: 'PAT', type: 'schedulingPlatformPatApi', data: { baseUrl: sandbox.url, token: seed.credentials.ownerPat } },
-	]));
-	const node = `${PACKAGE_NAME}.schedulingPlatform`;
-	writeFileSync(join(files, 'workflow.json'), JSON.stringify({
+	];
+	const node = NODE_TYPE;
+	const workflow = {
 		id: 'spSmokeWorkflow1',
 		name: 'Smoke',
 		active: false,
@@ -115,14 +74,13 @@ test('n8n 1.123 loads the package and runs create user (API key), list meeting t
 				credentials: { schedulingPlatformPatApi: { id: 'spPat0000000001', name: 'PAT' } },
 			},
 		],
-	}));
-	await n8n('import:credentials', `--input=${join(files, 'credentials.json')}`);
-	await n8n('import:workflow', `--input=${join(files, 'workflow.json')}`);
+	};
+	await importAll(n8nDir, userFolder, credentials, [workflow]);
 	const stdout = await n8n('execute', '--id=spSmokeWorkflow1', '--rawOutput');
 
 	expect(stdout).not.toContain(seed.credentials.apiKey);
 	expect(stdout).not.toContain(seed.credentials.ownerPat);
-	const result = JSON.parse(stdout.slice(stdout.indexOf('{')));
+	const result = parseExecution(stdout);
 	expect(result.data.resultData.error).toBeUndefined();
 	const runData = result.data.resultData.runData;
 	const created = runData['Create User'][0].data.main[0];
@@ -160,12 +118,11 @@ test('n8n 1.123 loads the package and runs create user (API key), list meeting t
 });
 
 test('n8n 1.123 sends a failed item to the error output under "Continue (using error output)"', async () => {
-	const files = mkdtempSync(join(tmpdir(), 'n8n-smoke-files-'));
-	writeFileSync(join(files, 'credentials.json'), JSON.stringify([
+	const credentials = [
 		{ id: 'spPat0000000002', name: 'PAT', type: 'schedulingPlatformPatApi', data: { baseUrl: sandbox.url, token: seed.credentials.ownerPat } },
-	]));
+	];
 	const missing = '0b7e6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f';
-	writeFileSync(join(files, 'workflow.json'), JSON.stringify({
+	const workflow = {
 		id: 'spSmokeErrorOut1',
 		name: 'Smoke error output',
 		active: false,
@@ -174,16 +131,15 @@ test('n8n 1.123 sends a failed item to the error output under "Continue (using e
 		nodes: [
 			{ id: 'b1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
 			{
-				id: 'b2', name: 'Get Users', type: `${PACKAGE_NAME}.schedulingPlatform`, typeVersion: 1, position: [200, 0], onError: 'continueErrorOutput',
+				id: 'b2', name: 'Get Users', type: NODE_TYPE, typeVersion: 1, position: [200, 0], onError: 'continueErrorOutput',
 				parameters: { resource: 'user', operation: 'get', userId: { __rl: true, mode: 'id', value: missing } },
 				credentials: { schedulingPlatformPatApi: { id: 'spPat0000000002', name: 'PAT' } },
 			},
 		],
-	}));
-	await n8n('import:credentials', `--input=${join(files, 'credentials.json')}`);
-	await n8n('import:workflow', `--input=${join(files, 'workflow.json')}`);
+	};
+	await importAll(n8nDir, userFolder, credentials, [workflow]);
 	const stdout = await n8n('execute', '--id=spSmokeErrorOut1', '--rawOutput');
-	const result = JSON.parse(stdout.slice(stdout.indexOf('{')));
+	const result = parseExecution(stdout);
 	expect(result.data.resultData.error).toBeUndefined();
 	const [success, failed] = result.data.resultData.runData['Get Users'][0].data.main;
 	expect(success).toEqual([]);
