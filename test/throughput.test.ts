@@ -49,9 +49,9 @@ describe('parallel items', () => {
 		expect(arrivals(log)[2]).toBeGreaterThanOrEqual(300);
 	});
 
-	test('Parallel Reads outside 1 to 50 is refused before sending, naming the field', async () => {
+	test('Parallel Reads outside 1 to 100 is refused before sending, naming the field', async () => {
 		const { error } = await world().runNode({ ...getMeetingType, requestOptions: { parallelReads: 0 } }, world().pat(), { input: [{ id: 'x' }] });
-		expect(error?.message).toBe('Parallel Reads must be a whole number from 1 to 50, not 0');
+		expect(error?.message).toBe('Parallel Reads must be a whole number from 1 to 100, not 0');
 		expect(await world().requests()).toEqual([]);
 	});
 

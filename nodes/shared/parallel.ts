@@ -6,7 +6,7 @@ import type { INodeProperties } from 'n8n-workflow';
  * the API's latency together but never exceed its limit.
  */
 
-export const PARALLEL_READS = 20;
+export const PARALLEL_READS = 50;
 export const PARALLEL_WRITES = 5;
 
 export const requestOptionsProperty: INodeProperties = {
@@ -20,7 +20,7 @@ export const requestOptionsProperty: INodeProperties = {
 			displayName: 'Parallel Reads',
 			name: 'parallelReads',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 50, numberPrecision: 0 },
+			typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
 			default: PARALLEL_READS,
 			description:
 				'How many items of a reading operation (Get, Get Many, Get Open Slots...) may wait for the API at the same time. All requests still keep within the credential\'s Requests per Minute.',
