@@ -1,24 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { crmParent, freshTenant } from './harness/crm';
 import { byId, useWorld, wire } from './harness/world';
 
 const world = useWorld();
 
+const parent = (kind: 'contact' | 'deal' | 'company', name: string, companyId?: string) => crmParent(world(), kind, name, companyId);
+
 const owner = () => world().seed.users.owner;
 const ownerPat = () => world().seed.credentials.ownerPat;
-
-/** A contact, deal or CRM company of a tenant (the seed's Acme by default), made through the control API. */
-async function parent(kind: 'contact' | 'deal' | 'company', name: string, companyId = world().seed.companies.acme.id): Promise<string> {
-	const created = (await world().control('POST', '/__sandbox/crm-parents', { companyId, kind, name })) as { id: string };
-	return created.id;
-}
-
-/** A new tenant with one user (its owner), for lists that must hold only what the test made: its PAT and IDs. */
-async function freshTenant(): Promise<{ token: string; userId: string; companyId: string }> {
-	const company = (await world().control('POST', '/__sandbox/companies', { name: 'Fresh Ltd.' })) as { id: string };
-	const user = (await world().control('POST', '/__sandbox/users', { companyId: company.id, email: 'fay@fresh.example', givenName: 'Fay', familyName: 'Fresh' })) as { id: string };
-	return { token: (await world().mintPat(user.id)).token, userId: user.id, companyId: company.id };
-}
 
 /** Tasks created directly through the API (with the owner's PAT unless given), in the order given; the request log is cleared after. */
 async function addTasks(bodies: IDataObject[], token = ownerPat()): Promise<IDataObject[]> {
@@ -179,7 +169,7 @@ describe('CRM Task', () => {
 	});
 
 	test('Get Many pages with page and limit (Return All: pages of 100; Limit: exactly that many) and sends the filters', async () => {
-		const tenant = await freshTenant();
+		const tenant = await freshTenant(world());
 		const contactId = await parent('contact', 'ann@example.com', tenant.companyId);
 		const dueDates = Array.from({ length: 105 }, (_, index) => new Date(Date.UTC(2026, 3, 1, 0, 105 - index)).toISOString());
 		const many = await addTasks(dueDates.map((dueDate, index) => ({ title: `Task ${index + 1}`, dueDate })), tenant.token);
@@ -217,7 +207,7 @@ describe('CRM Task', () => {
 	});
 
 	test('Get Overdue and Get Upcoming list open tasks by due date on the sandbox clock; Limit cuts the list', async () => {
-		const { token } = await freshTenant();
+		const { token } = await freshTenant(world());
 		const [late, done, soon, later, far] = await addTasks([
 			{ title: 'Late', dueDate: '2026-03-09T12:00:00Z' },
 			{ title: 'Late but done', dueDate: '2026-03-08T12:00:00Z' },
@@ -247,7 +237,7 @@ describe('CRM Task', () => {
 	});
 
 	test('The Task locator lists tasks by title, filtered in the node; another tenant sees none of them', async () => {
-		const { token } = await freshTenant();
+		const { token } = await freshTenant(world());
 		const [call] = await addTasks([{ title: 'Call Lin', dueDate: '2026-03-11T12:00:00Z' }, { title: 'Write offer' }], token);
 		const { result } = await world().listSearch('searchTasks', { resource: 'task', operation: 'get' }, world().pat(token), 'call');
 		expect(result).toEqual({ results: [{ name: 'Call Lin (due 2026-03-11T12:00:00Z)', value: call.id }], paginationToken: undefined });
