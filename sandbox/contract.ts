@@ -3,6 +3,9 @@ import appointment from './contract/appointment.json';
 import availability from './contract/availability.json';
 import booking from './contract/booking.json';
 import calendarAndLinks from './contract/calendarAndLinks.json';
+import communications from './contract/communications.json';
+import notes from './contract/notes.json';
+import tasks from './contract/tasks.json';
 
 export interface Schema {
 	$ref?: string;
@@ -74,7 +77,7 @@ export interface RouteMatch {
  * The contract document: `openapi.json` (conventions, shared components, User and Meeting Type V4) with the
  * tags, paths and schemas of the other group files merged in. A name defined twice is an error.
  */
-const contract: Contract = [appointment, availability, booking, calendarAndLinks].reduce<Contract>(
+const contract: Contract = [appointment, availability, booking, calendarAndLinks, tasks, notes, communications].reduce<Contract>(
 	(whole, part: Part) => ({
 		...whole,
 		tags: [...whole.tags, ...(part.tags ?? [])],

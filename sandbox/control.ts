@@ -1,4 +1,5 @@
 import { Schema } from './contract';
+import { addParent, ParentKind } from './crmParents';
 import { apiError } from './errors';
 import { NewFault } from './faults';
 import { RateLimitConfig } from './rateLimit';
@@ -152,6 +153,13 @@ const routes: ControlRoute[] = [
 			else state.store.workspaces.delete(meetingType.id);
 			return { meetingTypeId: meetingType.id, workspaceId };
 		},
+	},
+	{
+		method: 'POST',
+		path: /^\/crm-parents$/,
+		status: 201,
+		body: object(['companyId', 'kind', 'name'], { companyId: uuid, kind: { type: 'string', enum: ['contact', 'deal', 'company'] }, name: text }),
+		run: (state, body) => addParent(state.store, found(state.store.companies, body.companyId, 'Company').id, body.kind as ParentKind, body.name as string),
 	},
 	{
 		method: 'POST',

@@ -273,6 +273,59 @@ export interface Deal {
 	[field: string]: unknown;
 }
 
+/** The parent ids of a task, note or communication: a CRM contact, deal or company of the same tenant. */
+export interface CrmParents {
+	contactId: string | null;
+	dealId: string | null;
+	crmCompanyId: string | null;
+}
+
+/** A CRM task (api-reference §3 Tasks); open while `completedAt` is null. */
+export interface Task extends CrmParents {
+	id: string;
+	companyId: string;
+	title: string;
+	type: string;
+	description: string | null;
+	priority: string;
+	dueDate: string | null;
+	reminderAt: string | null;
+	completedAt: string | null;
+	assigneeId: string | null;
+	createdAt: string;
+	updatedAt: string;
+}
+
+/** A CRM note on exactly one parent. */
+export interface Note extends CrmParents {
+	id: string;
+	companyId: string;
+	content: string;
+	isPinned: boolean;
+	authorId: string;
+	authorName: string;
+	createdAt: string;
+	updatedAt: string;
+}
+
+/** A logged call, email, SMS or messenger conversation on exactly one parent. */
+export interface Communication extends CrmParents {
+	id: string;
+	companyId: string;
+	type: string;
+	direction: string;
+	subject: string | null;
+	body: string;
+	durationSeconds: number | null;
+	outcome: string | null;
+	externalId: string | null;
+	loggedById: string;
+	loggedByName: string;
+	occurredAt: string;
+	createdAt: string;
+	updatedAt: string;
+}
+
 export interface CalendarConnection {
 	id: string;
 	userId: string;
@@ -368,6 +421,9 @@ export class Store {
 	readonly crmCompanies = new Map<string, CrmCompany>();
 	readonly pipelines = new Map<string, Pipeline>();
 	readonly deals = new Map<string, Deal>();
+	readonly tasks = new Map<string, Task>();
+	readonly notes = new Map<string, Note>();
+	readonly communications = new Map<string, Communication>();
 	readonly calendarConnections = new Map<string, CalendarConnection>();
 	readonly oneTimeLinks = new Map<string, OneTimeLink>();
 	readonly personalPages = new Map<string, PersonalPage>();

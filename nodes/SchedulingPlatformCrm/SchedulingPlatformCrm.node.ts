@@ -5,6 +5,7 @@ import { authenticationProperties, nodeCredentials } from '../shared/authenticat
 import { executeDefinitions } from '../shared/executor';
 import { searchActingUsers, searchUsers } from '../shared/listSearch';
 import { requestOptionsProperty } from '../shared/parallel';
+import { searchCompanies, searchContacts, searchDeals, searchTasks } from './listSearch';
 import { contactOperations, contactProperties } from './resources/contact';
 import { dataFieldOperations, dataFieldProperties } from './resources/dataField';
 import { companyOperations, companyProperties } from './resources/company';
@@ -79,7 +80,7 @@ export class SchedulingPlatformCrm implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchActingUsers, searchUsers },
+		listSearch: { searchActingUsers, searchUsers, searchContacts, searchCompanies, searchDeals, searchTasks },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

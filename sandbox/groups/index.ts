@@ -7,9 +7,12 @@ import { booking } from './booking';
 import { bookingAvailability } from './bookingAvailability';
 import { bookingLinks } from './bookingLinks';
 import { calendarConnections } from './calendarConnections';
+import { communications } from './communications';
 import { handoff } from './handoff';
 import { meetingTypes } from './meetingTypes';
+import { notes } from './notes';
 import { personalPage } from './personalPage';
+import { tasks } from './tasks';
 import { users } from './users';
 
 /** Every operationId of the contract has its handler here: one line per group. */
@@ -26,4 +29,7 @@ export const handlers: Group = {
 	...bookingLinks,
 	...personalPage,
 	...handoff,
+	...tasks,
+	...notes,
+	...communications,
 };

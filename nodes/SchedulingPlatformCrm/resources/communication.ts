@@ -1,8 +1,196 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { dateTime } from '../../shared/dates';
 import type { ResourceDefinitions } from '../../shared/types';
+import { parentIds, parentProperties } from '../parents';
 
-/** Communication (api-reference §3): to be built (issue 9). */
-export const communicationOperations: ResourceDefinitions = {};
+/**
+ * Communication (api-reference §3 Notes and communications): a call, email, SMS or messenger conversation
+ * logged on exactly one contact, deal or company. Get Many lists those of a contact or company (a bare array,
+ * the latest first: Limit is applied by the node); a deal's are under Deal > Get Communications.
+ */
 
-export const communicationProperties: INodeProperties[] = [];
+const communicationPath = '/crm/communications/{id}';
+const communicationId = { id: 'communicationId' };
+
+export const communicationOperations: ResourceDefinitions = {
+	delete: { method: 'DELETE', path: communicationPath, pathParams: communicationId },
+	getAll: {
+		method: 'GET',
+		path: '/crm/communications',
+		query: { contactId: 'contactId', crmCompanyId: 'crmCompanyId' },
+		pagination: { style: 'none' },
+	},
+	log: {
+		method: 'POST',
+		path: '/crm/communications',
+		body: {
+			type: 'type',
+			direction: 'direction',
+			body: { param: 'body', check: 'required' },
+			occurredAt: { param: 'occurredAt', check: 'required', convert: dateTime() },
+			subject: 'additionalFields.subject',
+			durationSeconds: 'additionalFields.durationSeconds',
+			outcome: 'additionalFields.outcome',
+			externalId: 'additionalFields.externalId',
+			...parentIds,
+		},
+	},
+	update: {
+		method: 'PATCH',
+		path: communicationPath,
+		pathParams: communicationId,
+		body: {
+			type: 'updateFields.type',
+			direction: 'updateFields.direction',
+			subject: 'updateFields.subject',
+			body: 'updateFields.body',
+			durationSeconds: 'updateFields.durationSeconds',
+			outcome: 'updateFields.outcome',
+			occurredAt: { param: 'updateFields.occurredAt', convert: dateTime() },
+		},
+		check: (request, input) => (Object.keys(request.body ?? {}).length ? undefined : `Add at least one field under ${input.label('updateFields')}`),
+	},
+};
+
+const show = (operation: string[]) => ({ show: { resource: ['communication'], operation } });
+
+const typeField: INodeProperties = {
+	displayName: 'Type',
+	name: 'type',
+	type: 'options',
+	options: [
+		{ name: 'Call', value: 'call' },
+		{ name: 'Email', value: 'email' },
+		{ name: 'Messenger', value: 'messenger' },
+		{ name: 'SMS', value: 'sms' },
+	],
+	default: 'call',
+	description: 'How the contact was reached',
+};
+
+const directionField: INodeProperties = {
+	displayName: 'Direction',
+	name: 'direction',
+	type: 'options',
+	options: [
+		{ name: 'Inbound', value: 'inbound', description: 'They reached out' },
+		{ name: 'Outbound', value: 'outbound', description: 'You reached out' },
+	],
+	default: 'outbound',
+	description: 'Who started the communication',
+};
+
+const bodyField: INodeProperties = {
+	displayName: 'Body',
+	name: 'body',
+	type: 'string',
+	typeOptions: { rows: 4 },
+	default: '',
+	description: 'The message text, or notes about the call',
+};
+
+const occurredAtField: INodeProperties = {
+	displayName: 'Occurred At',
+	name: 'occurredAt',
+	type: 'dateTime',
+	default: '',
+	description: 'When it happened. Without an offset, the time is read in the workflow\'s time zone.',
+};
+
+const detailFields: INodeProperties[] = [
+	{
+		displayName: 'Duration (Seconds)',
+		name: 'durationSeconds',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 0 },
+		default: 0,
+		description: 'How long the call lasted',
+	},
+	{
+		displayName: 'Outcome',
+		name: 'outcome',
+		type: 'options',
+		options: [
+			{ name: 'Busy', value: 'busy' },
+			{ name: 'Connected', value: 'connected' },
+			{ name: 'No Answer', value: 'no_answer' },
+			{ name: 'Voicemail', value: 'voicemail' },
+		],
+		default: 'connected',
+		description: 'How the call went',
+	},
+	{ displayName: 'Subject', name: 'subject', type: 'string', default: '', description: 'Subject line (for emails)' },
+];
+
+export const communicationProperties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['communication'] } },
+		options: [
+			{ name: 'Delete', value: 'delete', description: 'Delete a logged communication permanently', action: 'Delete a communication' },
+			{ name: 'Get Many', value: 'getAll', description: 'List the communications of a contact or company', action: 'Get many communications' },
+			{ name: 'Log', value: 'log', description: 'Log a call, email, SMS or messenger conversation on a contact, deal or company', action: 'Log a communication' },
+			{ name: 'Update', value: 'update', description: 'Change a logged communication', action: 'Update a communication' },
+		],
+		default: 'log',
+	},
+	...parentProperties('communication', ['log'], ['contact', 'deal', 'company'], 'the communication is logged on'),
+	...parentProperties('communication', ['getAll'], ['contact', 'company'], 'whose communications to list'),
+	{ ...typeField, displayOptions: show(['log']) },
+	{ ...directionField, displayOptions: show(['log']) },
+	{ ...bodyField, required: true, displayOptions: show(['log']) },
+	{ ...occurredAtField, required: true, displayOptions: show(['log']) },
+	{
+		displayName: 'Communication ID',
+		name: 'communicationId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
+		displayOptions: show(['delete', 'update']),
+		description: 'ID of the communication, as Log or Get Many returns it',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['log']),
+		options: [
+			...detailFields.slice(0, 1),
+			{ displayName: 'External ID', name: 'externalId', type: 'string', default: '', description: 'The ID of the message or call in another system, to find it again' },
+			...detailFields.slice(1),
+		],
+	},
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['update']),
+		options: [bodyField, directionField, ...detailFields, occurredAtField, typeField].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	},
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		displayOptions: show(['getAll']),
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 50,
+		displayOptions: { show: { resource: ['communication'], operation: ['getAll'], returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+];

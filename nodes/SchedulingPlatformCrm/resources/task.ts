@@ -1,8 +1,221 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { dateTime } from '../../shared/dates';
+import { userLocator } from '../../shared/locators';
 import type { ResourceDefinitions } from '../../shared/types';
+import { companyLocator, contactLocator, dealLocator, taskLocator } from '../locators';
 
-/** Task (api-reference §3): to be built (issue 9). */
-export const taskOperations: ResourceDefinitions = {};
+/**
+ * Task (api-reference §3 Tasks): to-dos on the CRM, optionally linked to a contact, deal and company. Update
+ * changes the fields only; Complete and Reopen change the state. Dates without an offset are read in the
+ * workflow's time zone.
+ */
 
-export const taskProperties: INodeProperties[] = [];
+const taskPath = '/crm/tasks/{id}';
+const taskId = { id: 'taskId' };
+
+/** Body key → field of a collection (Additional Fields or Update Fields), the same fields in both. */
+function taskBody(collection: string) {
+	return {
+		type: `${collection}.type`,
+		description: `${collection}.description`,
+		priority: `${collection}.priority`,
+		dueDate: { param: `${collection}.dueDate`, convert: dateTime() },
+		reminderAt: { param: `${collection}.reminderAt`, convert: dateTime() },
+		assigneeId: `${collection}.assigneeId`,
+		contactId: `${collection}.contactId`,
+		dealId: `${collection}.dealId`,
+		crmCompanyId: `${collection}.crmCompanyId`,
+	};
+}
+
+export const taskOperations: ResourceDefinitions = {
+	complete: { method: 'PATCH', path: `${taskPath}/complete`, pathParams: taskId },
+	create: {
+		method: 'POST',
+		path: '/crm/tasks',
+		body: { title: { param: 'title', check: 'required' }, ...taskBody('additionalFields') },
+	},
+	delete: { method: 'DELETE', path: taskPath, pathParams: taskId },
+	get: { method: 'GET', path: taskPath, pathParams: taskId },
+	getAll: {
+		method: 'GET',
+		path: '/crm/tasks',
+		query: {
+			status: 'filters.status',
+			assigneeId: 'filters.assigneeId',
+			contactId: 'filters.contactId',
+			dealId: 'filters.dealId',
+			crmCompanyId: 'filters.crmCompanyId',
+			dueBefore: { param: 'filters.dueBefore', convert: dateTime() },
+			dueAfter: { param: 'filters.dueAfter', convert: dateTime() },
+		},
+		pagination: { style: 'page1', itemsKey: 'tasks' },
+	},
+	getOverdue: { method: 'GET', path: '/crm/tasks/overdue', pagination: { style: 'none' } },
+	getUpcoming: { method: 'GET', path: '/crm/tasks/upcoming', query: { days: 'days' }, pagination: { style: 'none' } },
+	reopen: { method: 'PATCH', path: `${taskPath}/uncomplete`, pathParams: taskId },
+	update: {
+		method: 'PATCH',
+		path: taskPath,
+		pathParams: taskId,
+		body: { title: 'updateFields.title', ...taskBody('updateFields') },
+		check: (request, input) => (Object.keys(request.body ?? {}).length ? undefined : `Add at least one field under ${input.label('updateFields')}`),
+	},
+};
+
+const show = (operation: string[]) => ({ show: { resource: ['task'], operation } });
+
+const locatorDefault = { mode: 'list', value: '' };
+
+/** The fields of a task besides its title, for Additional Fields and Update Fields (sorted by name). */
+const taskFields: INodeProperties[] = [
+	{ displayName: 'Assignee', name: 'assigneeId', type: 'resourceLocator', default: locatorDefault, description: 'The user who should do the task (left out on create: the acting user)', ...userLocator },
+	{ displayName: 'Company', name: 'crmCompanyId', type: 'resourceLocator', default: locatorDefault, description: 'The company the task is about', ...companyLocator },
+	{ displayName: 'Contact', name: 'contactId', type: 'resourceLocator', default: locatorDefault, description: 'The contact the task is about', ...contactLocator },
+	{ displayName: 'Deal', name: 'dealId', type: 'resourceLocator', default: locatorDefault, description: 'The deal the task is about', ...dealLocator },
+	{ displayName: 'Description', name: 'description', type: 'string', typeOptions: { rows: 3 }, default: '', description: 'Details of what to do' },
+	{ displayName: 'Due Date', name: 'dueDate', type: 'dateTime', default: '', description: 'When the task is due. Without an offset, the time is read in the workflow\'s time zone.' },
+	{
+		displayName: 'Priority',
+		name: 'priority',
+		type: 'options',
+		options: [
+			{ name: 'High', value: 'high' },
+			{ name: 'Low', value: 'low' },
+			{ name: 'Medium', value: 'medium' },
+		],
+		default: 'medium',
+		description: 'How urgent the task is (new tasks: Medium)',
+	},
+	{ displayName: 'Reminder At', name: 'reminderAt', type: 'dateTime', default: '', description: 'When to remind the assignee' },
+	{
+		displayName: 'Type',
+		name: 'type',
+		type: 'options',
+		options: [
+			{ name: 'Call', value: 'call' },
+			{ name: 'Email', value: 'email' },
+			{ name: 'Follow Up', value: 'follow_up' },
+			{ name: 'Meeting', value: 'meeting' },
+			{ name: 'To Do', value: 'todo' },
+		],
+		default: 'todo',
+		description: 'What kind of task it is (new tasks: To Do)',
+	},
+];
+
+const titleField: INodeProperties = { displayName: 'Title', name: 'title', type: 'string', default: '', description: 'What to do' };
+
+export const taskProperties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['task'] } },
+		options: [
+			{ name: 'Complete', value: 'complete', description: 'Mark a task as done', action: 'Complete a task' },
+			{ name: 'Create', value: 'create', description: 'Create a task', action: 'Create a task' },
+			{ name: 'Delete', value: 'delete', description: 'Delete a task permanently', action: 'Delete a task' },
+			{ name: 'Get', value: 'get', description: 'Get a task by ID', action: 'Get a task' },
+			{ name: 'Get Many', value: 'getAll', description: 'List tasks, filtered by status, assignee, record or due date', action: 'Get many tasks' },
+			{ name: 'Get Overdue', value: 'getOverdue', description: 'List the open tasks whose due date has passed', action: 'Get overdue tasks' },
+			{ name: 'Get Upcoming', value: 'getUpcoming', description: 'List the open tasks due in the coming days', action: 'Get upcoming tasks' },
+			{ name: 'Reopen', value: 'reopen', description: 'Mark a done task as open again', action: 'Reopen a task' },
+			{ name: 'Update', value: 'update', description: 'Change the fields of a task (not whether it is done)', action: 'Update a task' },
+		],
+		default: 'create',
+	},
+	{
+		displayName: 'Task',
+		name: 'taskId',
+		type: 'resourceLocator',
+		default: locatorDefault,
+		required: true,
+		displayOptions: show(['complete', 'delete', 'get', 'reopen', 'update']),
+		description: 'The task to use',
+		...taskLocator,
+	},
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Call back about the offer',
+		displayOptions: show(['create']),
+		description: 'What to do',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['create']),
+		options: taskFields,
+	},
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['update']),
+		options: [...taskFields, titleField].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	},
+	{
+		displayName: 'Days Ahead',
+		name: 'days',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 365, numberPrecision: 0 },
+		default: 7,
+		displayOptions: show(['getUpcoming']),
+		description: 'How many days from now to look ahead',
+	},
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		displayOptions: show(['getAll', 'getOverdue', 'getUpcoming']),
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 50,
+		displayOptions: { show: { resource: ['task'], operation: ['getAll', 'getOverdue', 'getUpcoming'], returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: show(['getAll']),
+		options: [
+			{ displayName: 'Assignee', name: 'assigneeId', type: 'resourceLocator', default: locatorDefault, description: 'Only tasks of this user', ...userLocator },
+			{ displayName: 'Company', name: 'crmCompanyId', type: 'resourceLocator', default: locatorDefault, description: 'Only tasks about this company', ...companyLocator },
+			{ displayName: 'Contact', name: 'contactId', type: 'resourceLocator', default: locatorDefault, description: 'Only tasks about this contact', ...contactLocator },
+			{ displayName: 'Deal', name: 'dealId', type: 'resourceLocator', default: locatorDefault, description: 'Only tasks about this deal', ...dealLocator },
+			{ displayName: 'Due After', name: 'dueAfter', type: 'dateTime', default: '', description: 'Only tasks due after this moment' },
+			{ displayName: 'Due Before', name: 'dueBefore', type: 'dateTime', default: '', description: 'Only tasks due before this moment' },
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: [
+					{ name: 'Completed', value: 'completed' },
+					{ name: 'Open', value: 'open' },
+				],
+				default: 'open',
+				description: 'Only open or only completed tasks',
+			},
+		],
+	},
+];

@@ -1,0 +1,13 @@
+import { locator } from '../shared/locators';
+
+/** Resource locators of the CRM records (their loaders in listSearch.ts). */
+
+const EXAMPLE_ID = 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f';
+
+export const contactLocator = locator('searchContacts', EXAMPLE_ID);
+
+export const companyLocator = locator('searchCompanies', EXAMPLE_ID);
+
+export const dealLocator = locator('searchDeals', EXAMPLE_ID);
+
+export const taskLocator = locator('searchTasks', EXAMPLE_ID);
