@@ -7,9 +7,13 @@ import { booking } from './booking';
 import { bookingAvailability } from './bookingAvailability';
 import { bookingLinks } from './bookingLinks';
 import { calendarConnections } from './calendarConnections';
+import { crmCompanies } from './crmCompanies';
+import { crmSettings } from './crmSettings';
+import { deals } from './deals';
 import { handoff } from './handoff';
 import { meetingTypes } from './meetingTypes';
 import { personalPage } from './personalPage';
+import { pipelines } from './pipelines';
 import { users } from './users';
 
 /** Every operationId of the contract has its handler here: one line per group. */
@@ -26,4 +30,8 @@ export const handlers: Group = {
 	...bookingLinks,
 	...personalPage,
 	...handoff,
+	...crmCompanies,
+	...deals,
+	...pipelines,
+	...crmSettings,
 };
