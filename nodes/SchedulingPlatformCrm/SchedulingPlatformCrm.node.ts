@@ -5,6 +5,8 @@ import { authenticationProperties, nodeCredentials } from '../shared/authenticat
 import { executeDefinitions } from '../shared/executor';
 import { searchActingUsers, searchUsers } from '../shared/listSearch';
 import { requestOptionsProperty } from '../shared/parallel';
+import { getCustomFields } from './customFields';
+import { getLostReasons, getPipelineStages, searchCompanies, searchContacts, searchDeals, searchPipelines } from './listSearch';
 import { contactOperations, contactProperties } from './resources/contact';
 import { dataFieldOperations, dataFieldProperties } from './resources/dataField';
 import { companyOperations, companyProperties } from './resources/company';
@@ -79,7 +81,9 @@ export class SchedulingPlatformCrm implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchActingUsers, searchUsers },
+		listSearch: { searchActingUsers, searchUsers, searchCompanies, searchContacts, searchDeals, searchPipelines },
+		loadOptions: { getLostReasons, getPipelineStages },
+		resourceMapping: { getCustomFields },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -177,6 +177,7 @@ class ItemRun {
 				needsUserContext: definition.needsUserContext,
 			},
 			values: this.collect(definition.values),
+			item: this.ctx.getInputData()[this.itemIndex]?.json ?? {},
 			...this.reader(),
 			lookup: async (request) => await this.lookup(request),
 			fail: (message, advice) => this.stop(message, advice),
