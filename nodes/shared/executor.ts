@@ -83,7 +83,8 @@ class ItemRun {
 	read(param: string): unknown {
 		if (this.ctx.getNodeParameter(param, this.itemIndex, null, { rawExpressions: true }) === null) return undefined;
 		const property = propertyOf(this.properties, param);
-		const raw = this.ctx.getNodeParameter(param, this.itemIndex, null, { extractValue: true });
+		// n8n extracts values of described properties only (a resource mapper's `customFields.value` is not one).
+		const raw = this.ctx.getNodeParameter(param, this.itemIndex, null, { extractValue: property !== undefined });
 		const value = this.naming(param, () => typedValue(property, raw));
 		if (property?.required && isEmpty(value)) this.refuse(`${this.label(param)} is required`, param);
 		if (property?.type === 'resourceLocator' && !isEmpty(value)) this.checkMode(property, param, String(value));

@@ -120,13 +120,13 @@ export const pipelineOperations: ResourceDefinitions = {
 
 const show = (...operation: string[]) => ({ show: { resource: ['pipeline'], operation } });
 
-/** A stage dropdown of the chosen pipeline. */
-function stageField(name: string, displayName: string): INodeProperties {
+/** A stage dropdown: the stages of the chosen pipeline (Pipeline, or Pipeline under Update Fields), else of every pipeline. */
+export function stageField(name: string, displayName: string): INodeProperties {
 	return {
 		displayName,
 		name,
 		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getPipelineStages', loadOptionsDependsOn: ['pipelineId.value'] },
+		typeOptions: { loadOptionsMethod: 'getPipelineStages', loadOptionsDependsOn: ['pipelineId.value', 'updateFields.pipelineId.value'] },
 		default: '',
 		description: 'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 	};
