@@ -9,11 +9,11 @@ const owner = () => world().seed.users.owner;
 
 type Company = IDataObject & { id: string };
 
-async function api(method: string, path: string, body?: unknown): Promise<IDataObject & IDataObject[]> {
+async function api(method: string, path: string, body?: unknown): Promise<IDataObject> {
 	const answer = await world().api(method, path, pat(), { body });
 	if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
 	await world().clearRequests();
-	return answer.body;
+	return answer.body as IDataObject;
 }
 
 const company = async (name: string, extra: IDataObject = {}) => (await api('POST', '/crm/companies', { name, ...extra })) as Company;

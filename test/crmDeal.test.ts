@@ -15,11 +15,11 @@ let other: Pipeline;
 /** Contacts made by bookings (a booking creates the attendee's contact): their IDs by first name. */
 const contacts: Record<string, string> = {};
 
-async function api(method: string, path: string, body?: unknown): Promise<IDataObject & IDataObject[]> {
+async function api(method: string, path: string, body?: unknown): Promise<IDataObject> {
 	const answer = await world().api(method, path, pat(), { body });
 	if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
 	await world().clearRequests();
-	return answer.body;
+	return answer.body as IDataObject;
 }
 
 async function deal(name: string, extra: IDataObject = {}): Promise<Deal> {

@@ -20,7 +20,7 @@ async function pipeline(name: string, stages: string[]): Promise<Pipeline> {
 async function deal(p: Pipeline, stageIndex: number, name = 'Deal'): Promise<IDataObject & { id: string }> {
 	const created = await world().api('POST', '/crm/deals', pat(), { body: { name, pipelineId: p.id, stageId: p.stages[stageIndex].id } });
 	await world().clearRequests();
-	return created.body as IDataObject & { id: string };
+	return created.body as unknown as IDataObject & { id: string };
 }
 
 async function refused(parameters: IDataObject, message: string, reads = 0): Promise<void> {
