@@ -114,20 +114,23 @@ describe('Deal', () => {
 		expect((await world().requests()).map((request) => `${request.method} ${request.path}`)).toEqual(['GET /crm/pipelines']);
 	});
 
-	test('a custom field no longer in the settings stops the item before the write; a missing required one gets the API\'s 400', async () => {
+	test('a custom field no longer in the settings or a value outside its options stops the item before the write; a missing required one gets the API\'s 400', async () => {
 		const base = { resource: 'deal', operation: 'create', name: 'X', pipelineId: byId(sales.id), stageId: sales.stages[0].id };
 		const gone = await world().runNode({ ...base, customFields: mapper({ source: 'web', budget: 5 }) }, world().pat());
 		expect(gone.error?.message).toBe('Custom field "budget" is not in the deal custom-field settings');
+		expect((await world().requests()).filter((request) => request.method === 'POST')).toEqual([]);
+		const wrong = await world().runNode({ ...base, customFields: mapper({ source: 'online' }) }, world().pat());
+		expect(wrong.error?.message).toBe('Custom Fields: Source must be one of "web", "fair"; "online" is not');
 		expect((await world().requests()).filter((request) => request.method === 'POST')).toEqual([]);
 		const missing = await world().runNode({ ...base, customFields: mapper({ seats: 1 }) }, world().pat());
 		expect(missing.error?.description).toContain('customFields.source should not be empty');
 	});
 
-	test('Create maps custom fields automatically from input fields of the same name', async () => {
+	test('Create maps custom fields automatically from input fields of the same name, typed as the settings say', async () => {
 		const { items, error } = await world().runNode(
 			{ resource: 'deal', operation: 'create', name: 'Auto', pipelineId: byId(sales.id), stageId: sales.stages[0].id, customFields: { mappingMode: 'autoMapInputData', value: null } },
 			world().pat(),
-			{ input: [{ source: 'fair', seats: 3, unrelated: 'x' }] },
+			{ input: [{ source: 'fair', seats: '3', unrelated: 'x' }] },
 		);
 		expect(error).toBeUndefined();
 		expect((await world().requests()).find((request) => request.method === 'POST')?.body).toEqual(

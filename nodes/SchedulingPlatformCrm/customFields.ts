@@ -1,6 +1,6 @@
 import type { FieldType, IDataObject, ILoadOptionsFunctions, INodeProperties, ResourceMapperFields } from 'n8n-workflow';
 
-import { isEmpty } from '../shared/inputChecks';
+import { InputProblem, isEmpty, typedValue } from '../shared/inputChecks';
 import { apiRequest } from '../shared/transport/request';
 import type { OperationCall } from '../shared/types';
 
@@ -64,22 +64,41 @@ export async function getCustomFields(this: ILoadOptionsFunctions): Promise<Reso
 	};
 }
 
+/** The value as the custom field's type, through the node's own type rules (a number from "42", a choice among the options). */
+function typed(field: IDataObject, raw: unknown): unknown {
+	const type = FIELD_TYPES[String(field.type)] ?? 'string';
+	if (type === 'array') return typedValue({ type: 'string', typeOptions: { multipleValues: true } } as INodeProperties, raw);
+	const options = ((field.options ?? []) as string[]).map((option) => ({ name: option, value: option }));
+	return typedValue({ type, options } as INodeProperties, raw);
+}
+
 /**
- * Puts the mapped custom fields into the body (empty ones left out). "Map automatically" takes the input item's
- * fields named like a custom field's key; a key that is no longer in the settings stops the item.
+ * Puts the mapped custom fields into the body, typed, empty ones left out. "Map automatically" takes the input
+ * item's fields named like a custom field's key; a key no longer in the settings, or a value of the wrong type,
+ * stops the item.
  */
 export async function putCustomFields(call: OperationCall, recordType: RecordType): Promise<void> {
 	const { fields = [] } = (await call.lookup(settingsRequest(recordType))) as { fields?: IDataObject[] };
-	const keys = new Set(fields.map((field) => String(field.key)));
-	const automatic = call.read('customFields.mappingMode') === 'autoMapInputData';
-	const mapped = (automatic ? call.item : (call.read('customFields.value') ?? {})) as IDataObject;
-	const given = Object.entries(mapped).filter(([key, value]) => !isEmpty(value) && (!automatic || keys.has(key)));
-	const unknown = given.find(([key]) => !keys.has(key));
-	if (unknown) {
-		call.fail(
-			`Custom field "${unknown[0]}" is not in the ${recordType} custom-field settings`,
-			`refresh the Custom Fields list (it may have been removed or renamed), or add "${unknown[0]}" to the settings.`,
-		);
+	const byKey = new Map(fields.map((field) => [String(field.key), field]));
+	const mapper = (call.read('customFields') ?? {}) as { mappingMode?: string; value?: IDataObject | null };
+	const automatic = mapper.mappingMode === 'autoMapInputData';
+	const customFields: IDataObject = {};
+	for (const [key, raw] of Object.entries(automatic ? call.item : (mapper.value ?? {}))) {
+		const field = byKey.get(key);
+		if (!field && automatic) continue;
+		if (!field) {
+			call.fail(
+				`Custom field "${key}" is not in the ${recordType} custom-field settings`,
+				`refresh the Custom Fields list (it may have been removed or renamed), or add "${key}" to the settings.`,
+			);
+		}
+		if (isEmpty(raw)) continue;
+		try {
+			customFields[key] = typed(field, raw) as IDataObject[string];
+		} catch (error) {
+			if (!(error instanceof InputProblem)) throw error;
+			call.fail(`Custom Fields: ${String(field.label)} ${error.message}`, 'fix the value in Custom Fields (or the input field mapped to it) and run the node again.');
+		}
 	}
-	if (given.length) call.request.body = { ...call.request.body, customFields: Object.fromEntries(given) };
+	if (Object.keys(customFields).length) call.request.body = { ...call.request.body, customFields };
 }

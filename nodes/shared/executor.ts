@@ -83,8 +83,7 @@ class ItemRun {
 	read(param: string): unknown {
 		if (this.ctx.getNodeParameter(param, this.itemIndex, null, { rawExpressions: true }) === null) return undefined;
 		const property = propertyOf(this.properties, param);
-		// n8n extracts values of described properties only (a resource mapper's `customFields.value` is not one).
-		const raw = this.ctx.getNodeParameter(param, this.itemIndex, null, { extractValue: property !== undefined });
+		const raw = this.ctx.getNodeParameter(param, this.itemIndex, null, { extractValue: true });
 		const value = this.naming(param, () => typedValue(property, raw));
 		if (property?.required && isEmpty(value)) this.refuse(`${this.label(param)} is required`, param);
 		if (property?.type === 'resourceLocator' && !isEmpty(value)) this.checkMode(property, param, String(value));
@@ -110,7 +109,12 @@ class ItemRun {
 
 	/** What converters and hooks may read besides their own value. */
 	reader(): InputReader {
-		return { read: (name) => this.read(name), label: (name) => this.label(name), timezone: this.ctx.getTimezone() };
+		return {
+			read: (name) => this.read(name),
+			label: (name) => this.label(name),
+			timezone: this.ctx.getTimezone(),
+			item: this.ctx.getInputData()[this.itemIndex]?.json ?? {},
+		};
 	}
 
 	/** Runs a rule or converter of the field: an InputProblem becomes a refusal naming the field. */
@@ -178,7 +182,6 @@ class ItemRun {
 				needsUserContext: definition.needsUserContext,
 			},
 			values: this.collect(definition.values),
-			item: this.ctx.getInputData()[this.itemIndex]?.json ?? {},
 			...this.reader(),
 			lookup: async (request) => await this.lookup(request),
 			fail: (message, advice) => this.stop(message, advice),

@@ -12,6 +12,8 @@ export interface InputReader {
 	timezone: string;
 	/** The label of a parameter, to name it in a sentence about another one. */
 	label(param: string): string;
+	/** The input item's JSON (a resource mapper's "map automatically" reads it). */
+	item: IDataObject;
 }
 
 /**
@@ -32,8 +34,6 @@ export interface OperationCall extends InputReader {
 	request: ApiRequest & { qs: IDataObject; body?: IDataObject };
 	/** The operation's `values`: read and checked like query and body, never sent. */
 	values: IDataObject;
-	/** The input item's JSON (a resource mapper's "map automatically" reads its fields). */
-	item: IDataObject;
 	/** A GET whose answer is kept for the rest of the node's run: items that ask the same (as the same user) read it once. */
 	lookup(request: ApiRequest): Promise<unknown>;
 	/** Stops the item after reading the API: what happened, and what to do about it. */

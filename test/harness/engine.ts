@@ -220,7 +220,7 @@ function workflowOf(engine: Engine, spec: WorkflowSpec) {
 	return { workflow, hooks };
 }
 
-/** Calls a listSearch, loadOptions or resourceMapping method of the node the way the editor does for a list, a dropdown or a mapper. */
+/** Calls a listSearch or loadOptions method of the node the way the editor does for a list or a dropdown. */
 export async function runLoader(
 	node: INode,
 	kind: 'listSearch' | 'loadOptions' | 'resourceMapping',

@@ -281,7 +281,7 @@ export class World {
 		return await this.runLoader<INodePropertyOptions[]>('loadOptions', method, parameters, credential);
 	}
 
-	/** Calls a resourceMapping method, as the editor does when a resource mapper loads its fields. */
+	/** Calls a resourceMapping method, as the editor does when a resource mapper lists its fields. */
 	async resourceMapping(method: string, parameters: IDataObject, credential: CredentialRef) {
 		return await this.runLoader<ResourceMapperFields>('resourceMapping', method, parameters, credential);
 	}
