@@ -1,6 +1,6 @@
 import type { FieldType, IDataObject, ILoadOptionsFunctions, INodeProperties, ResourceMapperFields } from 'n8n-workflow';
 
-import { InputProblem, isEmpty, typedValue } from '../shared/inputChecks';
+import { isEmpty, typedValue } from '../shared/inputChecks';
 import { apiRequest } from '../shared/transport/request';
 import type { OperationCall } from '../shared/types';
 
@@ -96,8 +96,8 @@ export async function putCustomFields(call: OperationCall, recordType: RecordTyp
 		try {
 			customFields[key] = typed(field, raw) as IDataObject[string];
 		} catch (error) {
-			if (!(error instanceof InputProblem)) throw error;
-			call.fail(`Custom Fields: ${String(field.label)} ${error.message}`, 'fix the value in Custom Fields (or the input field mapped to it) and run the node again.');
+			// The type rules throw only InputProblem: a sentence about the value.
+			call.fail(`Custom Fields: ${String(field.label)} ${(error as Error).message}`, 'fix the value in Custom Fields (or the input field mapped to it) and run the node again.');
 		}
 	}
 	if (Object.keys(customFields).length) call.request.body = { ...call.request.body, customFields };
