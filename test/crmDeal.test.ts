@@ -109,7 +109,7 @@ describe('Deal', () => {
 			world().pat(),
 			{ input: [{}, {}] },
 		);
-		expect(error?.message).toBe(`Stage Name or ID "${other.stages[0].id}" is not a stage of the pipeline ${sales.id}`);
+		expect(error?.message).toBe(`Stage Name or ID "${other.stages[0].id}" is not a stage of the pipeline "Sales"`);
 		expect(error?.description).toContain('pick one of its stages: Lead');
 		expect((await world().requests()).map((request) => `${request.method} ${request.path}`)).toEqual(['GET /crm/pipelines']);
 	});

@@ -151,7 +151,7 @@ describe('Pipeline', () => {
 		const other = await pipeline('Theirs', ['X']);
 		await refused(
 			{ resource: 'pipeline', operation: 'updateStage', pipelineId: byId(p.id), stageId: `={{ "${other.stages[0].id}" }}`, stageUpdateFields: { name: 'Y' } },
-			`Stage Name or ID "${other.stages[0].id}" is not a stage of the pipeline ${p.id}`,
+			`Stage Name or ID "${other.stages[0].id}" is not a stage of the pipeline "Mine"`,
 			1,
 		);
 	});

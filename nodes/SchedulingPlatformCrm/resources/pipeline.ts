@@ -11,22 +11,24 @@ import { pipelineLocator } from '../locators';
 
 const PIPELINES = { method: 'GET' as const, path: '/crm/pipelines' };
 
-/** The stages of the pipeline, from the list read once per run; an unknown pipeline stops the item. */
-export async function stagesOf(call: OperationCall, pipelineId: string): Promise<IDataObject[]> {
+/** The pipeline, from the list read once per run; an unknown pipeline stops the item. */
+async function pipelineOf(call: OperationCall, pipelineId: string): Promise<IDataObject> {
 	const pipelines = (await call.lookup(PIPELINES)) as IDataObject[];
 	const pipeline = pipelines.find((candidate) => candidate.id === pipelineId);
 	if (!pipeline) call.fail(`Pipeline "${pipelineId}" was not found`, 'pick a pipeline from the list, or check the ID.');
-	return (pipeline.stages ?? []) as IDataObject[];
+	return pipeline;
 }
+
+const stagesOf = (pipeline: IDataObject) => (pipeline.stages ?? []) as IDataObject[];
 
 /** A stage ID (from the parameter named) must be a stage of the pipeline; unset passes. */
 export async function assertStageOf(call: OperationCall, pipelineId: string, stageId: unknown, stageParam: string): Promise<void> {
 	if (stageId === undefined) return;
-	const stages = await stagesOf(call, pipelineId);
-	if (stages.some((stage) => stage.id === stageId)) return;
+	const pipeline = await pipelineOf(call, pipelineId);
+	if (stagesOf(pipeline).some((stage) => stage.id === stageId)) return;
 	call.fail(
-		`${call.label(stageParam)} "${String(stageId)}" is not a stage of the pipeline ${pipelineId}`,
-		`pick one of its stages: ${stages.map((stage) => `${String(stage.name)} (${String(stage.id)})`).join(', ')}.`,
+		`${call.label(stageParam)} "${String(stageId)}" is not a stage of the pipeline "${String(pipeline.name)}"`,
+		`pick one of its stages: ${stagesOf(pipeline).map((stage) => `${String(stage.name)} (${String(stage.id)})`).join(', ')}.`,
 	);
 }
 
@@ -40,7 +42,7 @@ function newStages(stages: unknown): IDataObject[] {
 /** Reorder names every stage of the pipeline exactly once. */
 async function checkReorder(call: OperationCall): Promise<void> {
 	const pipelineId = String(call.read('pipelineId'));
-	const known = (await stagesOf(call, pipelineId)).map((stage) => String(stage.id));
+	const known = stagesOf(await pipelineOf(call, pipelineId)).map((stage) => String(stage.id));
 	const given = call.request.body!.stageIds as string[];
 	const missing = known.filter((id) => !given.includes(id));
 	const wrong = given.filter((id, index) => !known.includes(id) || given.indexOf(id) !== index);
