@@ -58,7 +58,7 @@ describe('Deal', () => {
 				pipelineId: byId(sales.id),
 				stageId: sales.stages[1].id,
 				additionalFields: { value: 1200.5, currency: 'EUR', expectedCloseDate: '2026-04-30', contactId: byId(contacts.Ada) },
-				dealContacts: { contact: [{ contactId: contacts.Ada, role: 'decision_maker', isPrimary: true }, { contactId: contacts.Grace, role: 'influencer', isPrimary: false }] },
+				dealContacts: { contact: [{ contactId: byId(contacts.Ada), role: 'decision_maker', isPrimary: true }, { contactId: { __rl: true, mode: 'list', value: contacts.Grace }, role: 'influencer', isPrimary: false }] },
 				customFields: mapper({ source: 'web', seats: 12 }),
 			},
 			world().pat(),
@@ -124,6 +124,16 @@ describe('Deal', () => {
 		expect((await world().requests()).filter((request) => request.method === 'POST')).toEqual([]);
 		const missing = await world().runNode({ ...base, customFields: mapper({ seats: 1 }) }, world().pat());
 		expect(missing.error?.description).toContain('customFields.source should not be empty');
+	});
+
+	test('two primary contacts are refused before sending', async () => {
+		const primary = (id: string) => ({ contactId: byId(id), role: 'user', isPrimary: true });
+		const { error } = await world().runNode(
+			{ resource: 'deal', operation: 'create', name: 'Two', pipelineId: byId(sales.id), stageId: sales.stages[0].id, dealContacts: { contact: [primary(contacts.Ada), primary(contacts.Grace)] } },
+			world().pat(),
+		);
+		expect(error?.message).toBe('Only one of Contacts can be primary: turn Is Primary off for the others');
+		expect(await world().requests()).toEqual([]);
 	});
 
 	test('Create maps custom fields automatically from input fields of the same name, typed as the settings say', async () => {

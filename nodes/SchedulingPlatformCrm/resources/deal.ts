@@ -37,7 +37,12 @@ function dealFields(group: string): Record<string, ParamSource> {
 	};
 }
 
-const dealContacts = (value: unknown) => (((value as IDataObject).contact ?? []) as IDataObject[]).map((contact) => ({ ...contact, contactId: String(contact.contactId).trim() }));
+/** The Contacts rows; n8n does not extract a resource locator inside a fixed collection, so its value is read here. */
+const dealContacts = (value: unknown) =>
+	(((value as IDataObject).contact ?? []) as IDataObject[]).map(({ contactId, ...contact }) => {
+		const id = contactId !== null && typeof contactId === 'object' ? (contactId as IDataObject).value : contactId;
+		return { contactId: String(id ?? '').trim(), ...contact };
+	});
 
 const ownerSwitch = clearSwitches([{ key: 'ownerId', field: 'updateFields.ownerId', flag: 'updateFields.unassignOwner' }]);
 
@@ -216,7 +221,7 @@ export const dealProperties: INodeProperties[] = [
 				displayName: 'Contact',
 				name: 'contact',
 				values: [
-					{ displayName: 'Contact ID', name: 'contactId', type: 'string', default: '', required: true, description: 'ID of the CRM contact' },
+					{ ...locatorField('Contact', 'contactId', 'CRM contact on the deal', contactLocator), required: true },
 					{ displayName: 'Is Primary', name: 'isPrimary', type: 'boolean', default: false, description: 'Whether this is the deal\'s primary contact' },
 					{ displayName: 'Role', name: 'role', type: 'options', options: ROLES, default: 'other', description: 'Part the contact plays in the deal' },
 				],
