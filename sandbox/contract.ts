@@ -4,7 +4,11 @@ import availability from './contract/availability.json';
 import booking from './contract/booking.json';
 import calendarAndLinks from './contract/calendarAndLinks.json';
 import communications from './contract/communications.json';
+import crmCompanies from './contract/crmCompanies.json';
+import crmSettings from './contract/crmSettings.json';
+import deals from './contract/deals.json';
 import notes from './contract/notes.json';
+import pipelines from './contract/pipelines.json';
 import tasks from './contract/tasks.json';
 
 export interface Schema {
@@ -77,7 +81,19 @@ export interface RouteMatch {
  * The contract document: `openapi.json` (conventions, shared components, User and Meeting Type V4) with the
  * tags, paths and schemas of the other group files merged in. A name defined twice is an error.
  */
-const contract: Contract = [appointment, availability, booking, calendarAndLinks, tasks, notes, communications].reduce<Contract>(
+const contract: Contract = [
+	appointment,
+	availability,
+	booking,
+	calendarAndLinks,
+	crmCompanies,
+	deals,
+	pipelines,
+	crmSettings,
+	tasks,
+	notes,
+	communications,
+].reduce<Contract>(
 	(whole, part: Part) => ({
 		...whole,
 		tags: [...whole.tags, ...(part.tags ?? [])],

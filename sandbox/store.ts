@@ -326,6 +326,32 @@ export interface Communication extends CrmParents {
 	updatedAt: string;
 }
 
+/** A contact's part in a deal (api-reference §3 Deals: deal contacts with roles). */
+export interface DealContact {
+	id: string;
+	dealId: string;
+	contactId: string;
+	role: 'primary' | 'decision_maker' | 'influencer' | 'user' | 'other';
+	isPrimary: boolean;
+}
+
+/** A custom field of CRM companies or deals (GET/PUT /crm/settings/custom-fields). */
+export interface CustomFieldSetting {
+	id: string;
+	key: string;
+	label: string;
+	type: string;
+	required: boolean;
+	options: string[];
+	order: number;
+}
+
+/** The company's reasons for lost deals (GET/PUT /crm/settings/lost-reasons). */
+export interface LostReasons {
+	reasons: Array<{ key: string; label: string; archived: boolean }>;
+	required: boolean;
+}
+
 export interface CalendarConnection {
 	id: string;
 	userId: string;
@@ -424,6 +450,11 @@ export class Store {
 	readonly tasks = new Map<string, Task>();
 	readonly notes = new Map<string, Note>();
 	readonly communications = new Map<string, Communication>();
+	readonly dealContacts = new Map<string, DealContact>();
+	/** Custom-field settings by tenant and record type: `<companyId>:company` or `<companyId>:deal`. */
+	readonly customFieldSettings = new Map<string, CustomFieldSetting[]>();
+	/** Lost reasons by tenant. */
+	readonly lostReasons = new Map<string, LostReasons>();
 	readonly calendarConnections = new Map<string, CalendarConnection>();
 	readonly oneTimeLinks = new Map<string, OneTimeLink>();
 	readonly personalPages = new Map<string, PersonalPage>();

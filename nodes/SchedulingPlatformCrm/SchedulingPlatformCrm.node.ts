@@ -5,7 +5,8 @@ import { authenticationProperties, nodeCredentials } from '../shared/authenticat
 import { executeDefinitions } from '../shared/executor';
 import { searchActingUsers, searchUsers } from '../shared/listSearch';
 import { requestOptionsProperty } from '../shared/parallel';
-import { searchCompanies, searchContacts, searchDeals, searchTasks } from './listSearch';
+import { getCustomFields } from './customFields';
+import { getLostReasons, getPipelineStages, searchCompanies, searchContacts, searchDeals, searchPipelines, searchTasks } from './listSearch';
 import { contactOperations, contactProperties } from './resources/contact';
 import { dataFieldOperations, dataFieldProperties } from './resources/dataField';
 import { companyOperations, companyProperties } from './resources/company';
@@ -80,7 +81,9 @@ export class SchedulingPlatformCrm implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchActingUsers, searchUsers, searchContacts, searchCompanies, searchDeals, searchTasks },
+		listSearch: { searchActingUsers, searchUsers, searchCompanies, searchContacts, searchDeals, searchPipelines, searchTasks },
+		loadOptions: { getLostReasons, getPipelineStages },
+		resourceMapping: { getCustomFields },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -41,12 +41,18 @@ export async function searchContacts(this: ILoadOptionsFunctions, filter?: strin
 }
 
 export async function searchCompanies(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	const option = (company: IDataObject) => ({ name: String(company.name), value: String(company.id) });
+	const option = (company: IDataObject) => ({
+		name: company.domain ? `${String(company.name)} (${String(company.domain)})` : String(company.name),
+		value: String(company.id),
+	});
 	return await searchPage(this, { path: '/crm/companies', itemsKey: 'companies', searchParam: 'search', option }, filter, paginationToken);
 }
 
 export async function searchDeals(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	const option = (deal: IDataObject) => ({ name: String(deal.name), value: String(deal.id) });
+	const option = (deal: IDataObject) => ({
+		name: `${String(deal.name)} (${String((deal.stage as IDataObject | null)?.name ?? 'no stage')})`,
+		value: String(deal.id),
+	});
 	return await searchPage(this, { path: '/crm/deals', itemsKey: 'deals', searchParam: 'search', option }, filter, paginationToken);
 }
 
@@ -57,4 +63,46 @@ export async function searchTasks(this: ILoadOptionsFunctions, filter?: string, 
 		value: String(task.id),
 	});
 	return await searchPage(this, { path: '/crm/tasks', itemsKey: 'tasks', option }, filter, paginationToken);
+}
+
+async function pipelines(ctx: ILoadOptionsFunctions): Promise<IDataObject[]> {
+	return (await apiRequest(ctx, 0, { method: 'GET', path: '/crm/pipelines' })) as IDataObject[];
+}
+
+/** Pipelines: a bare array, filtered here. */
+export async function searchPipelines(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	return {
+		results: (await pipelines(this))
+			.filter((pipeline) => matches(filter, pipeline.name, pipeline.id))
+			.map((pipeline) => ({ name: `${String(pipeline.name)}${pipeline.isDefault ? ' (default)' : ''}`, value: String(pipeline.id) })),
+	};
+}
+
+/** The pipeline chosen in the node (Pipeline, or Pipeline under Update Fields), if any. */
+function chosenPipeline(ctx: ILoadOptionsFunctions): string {
+	const parameters = (ctx.getCurrentNodeParameters() ?? {}) as IDataObject;
+	const given = parameters.pipelineId ?? (parameters.updateFields as IDataObject | undefined)?.pipelineId;
+	const value = given && typeof given === 'object' ? (given as IDataObject).value : given;
+	return typeof value === 'string' ? value.trim() : '';
+}
+
+/** The Stage dropdowns: the stages of the chosen pipeline in their order; with none chosen, every pipeline's stages. */
+export async function getPipelineStages(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const chosen = chosenPipeline(this);
+	const shown = (await pipelines(this)).filter((pipeline) => !chosen || pipeline.id === chosen);
+	return shown.flatMap((pipeline) =>
+		((pipeline.stages ?? []) as IDataObject[]).map((stage) => ({
+			name: chosen ? String(stage.name) : `${String(pipeline.name)}: ${String(stage.name)}`,
+			value: String(stage.id),
+			description: stage.isWon ? 'Won stage' : stage.isLost ? 'Lost stage' : undefined,
+		})),
+	);
+}
+
+/** The company's lost reasons that are not archived. */
+export async function getLostReasons(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const settings = (await apiRequest(this, 0, { method: 'GET', path: '/crm/settings/lost-reasons' })) as IDataObject;
+	return ((settings.reasons ?? []) as IDataObject[])
+		.filter((reason) => !reason.archived)
+		.map((reason) => ({ name: String(reason.label), value: String(reason.key) }));
 }

@@ -11,3 +11,5 @@ export const companyLocator = locator('searchCompanies', EXAMPLE_ID);
 export const dealLocator = locator('searchDeals', EXAMPLE_ID);
 
 export const taskLocator = locator('searchTasks', EXAMPLE_ID);
+
+export const pipelineLocator = locator('searchPipelines', EXAMPLE_ID);

@@ -109,7 +109,12 @@ class ItemRun {
 
 	/** What converters and hooks may read besides their own value. */
 	reader(): InputReader {
-		return { read: (name) => this.read(name), label: (name) => this.label(name), timezone: this.ctx.getTimezone() };
+		return {
+			read: (name) => this.read(name),
+			label: (name) => this.label(name),
+			timezone: this.ctx.getTimezone(),
+			item: this.ctx.getInputData()[this.itemIndex]?.json ?? {},
+		};
 	}
 
 	/** Runs a rule or converter of the field: an InputProblem becomes a refusal naming the field. */

@@ -12,6 +12,8 @@ export interface InputReader {
 	timezone: string;
 	/** The label of a parameter, to name it in a sentence about another one. */
 	label(param: string): string;
+	/** The input item's JSON (a resource mapper's "map automatically" reads it). */
+	item: IDataObject;
 }
 
 /**

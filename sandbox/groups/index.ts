@@ -8,11 +8,15 @@ import { bookingAvailability } from './bookingAvailability';
 import { bookingLinks } from './bookingLinks';
 import { calendarConnections } from './calendarConnections';
 import { communications } from './communications';
+import { crmCompanies } from './crmCompanies';
+import { crmSettings } from './crmSettings';
+import { deals } from './deals';
 import { handoff } from './handoff';
 import { meetingTypes } from './meetingTypes';
 import { notes } from './notes';
 import { personalPage } from './personalPage';
 import { tasks } from './tasks';
+import { pipelines } from './pipelines';
 import { users } from './users';
 
 /** Every operationId of the contract has its handler here: one line per group. */
@@ -32,4 +36,8 @@ export const handlers: Group = {
 	...tasks,
 	...notes,
 	...communications,
+	...crmCompanies,
+	...deals,
+	...pipelines,
+	...crmSettings,
 };

@@ -223,14 +223,15 @@ function workflowOf(engine: Engine, spec: WorkflowSpec) {
 /** Calls a listSearch or loadOptions method of the node the way the editor does for a list or a dropdown. */
 export async function runLoader(
 	node: INode,
-	kind: 'listSearch' | 'loadOptions',
+	kind: 'listSearch' | 'loadOptions' | 'resourceMapping',
 	method: string,
 	filter?: string,
 	paginationToken?: string,
 ): Promise<unknown> {
 	const engine = await getEngine();
 	const { workflow, hooks } = workflowOf(engine, { nodes: [node] });
-	const context = new LoadOptionsContext(workflow, node, additionalData(engine, hooks), 'parameters.id');
+	// The editor sends the node's current parameters with every loader call (dropdowns that depend on another field read them).
+	const context = new LoadOptionsContext(workflow, node, { ...additionalData(engine, hooks), currentNodeParameters: node.parameters }, 'parameters.id');
 	const nodeType = engine.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	const loader = nodeType.methods?.[kind]?.[method] as ((this: unknown, ...args: unknown[]) => Promise<unknown>) | undefined;
 	if (!loader) throw new Error(`No ${kind} method ${method}`);

@@ -1,8 +1,269 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ResourceDefinitions } from '../../shared/types';
+import type { OperationCall, ResourceDefinitions } from '../../shared/types';
+import { getManyFields } from '../fields';
+import { pipelineLocator } from '../locators';
 
-/** Pipeline (api-reference §3): to be built (issue 9). */
-export const pipelineOperations: ResourceDefinitions = {};
+/**
+ * Pipeline (api-reference §3): a bare list with the stages embedded. A stage picked by expression is checked
+ * against the pipeline's stages, read once per run (GET /crm/pipelines), before anything is sent.
+ */
 
-export const pipelineProperties: INodeProperties[] = [];
+const PIPELINES = { method: 'GET' as const, path: '/crm/pipelines' };
+
+/** The pipeline, from the list read once per run; an unknown pipeline stops the item. */
+async function pipelineOf(call: OperationCall, pipelineId: string): Promise<IDataObject> {
+	const pipelines = (await call.lookup(PIPELINES)) as IDataObject[];
+	const pipeline = pipelines.find((candidate) => candidate.id === pipelineId);
+	if (!pipeline) call.fail(`Pipeline "${pipelineId}" was not found`, 'pick a pipeline from the list, or check the ID.');
+	return pipeline;
+}
+
+const stagesOf = (pipeline: IDataObject) => (pipeline.stages ?? []) as IDataObject[];
+
+/** A stage ID (from the parameter named) must be a stage of the pipeline; unset passes. */
+export async function assertStageOf(call: OperationCall, pipelineId: string, stageId: unknown, stageParam: string): Promise<void> {
+	if (stageId === undefined) return;
+	const pipeline = await pipelineOf(call, pipelineId);
+	if (stagesOf(pipeline).some((stage) => stage.id === stageId)) return;
+	call.fail(
+		`${call.label(stageParam)} "${String(stageId)}" is not a stage of the pipeline "${String(pipeline.name)}"`,
+		`pick one of its stages: ${stagesOf(pipeline).map((stage) => `${String(stage.name)} (${String(stage.id)})`).join(', ')}.`,
+	);
+}
+
+const stageList = (stages: unknown) => ((stages as IDataObject | undefined)?.stage ?? []) as IDataObject[];
+
+/** Stages of a new pipeline, in the order given; a win probability or rotting days of 0 (the default) is not sent. */
+function newStages(stages: unknown): IDataObject[] {
+	return stageList(stages).map((stage) => Object.fromEntries(Object.entries(stage).filter(([key, value]) => !(['winProbability', 'rottingDays'].includes(key) && !value))));
+}
+
+/** Reorder names every stage of the pipeline exactly once. */
+async function checkReorder(call: OperationCall): Promise<void> {
+	const pipelineId = String(call.read('pipelineId'));
+	const known = stagesOf(await pipelineOf(call, pipelineId)).map((stage) => String(stage.id));
+	const given = call.request.body!.stageIds as string[];
+	const missing = known.filter((id) => !given.includes(id));
+	const wrong = given.filter((id, index) => !known.includes(id) || given.indexOf(id) !== index);
+	if (missing.length || wrong.length) {
+		call.fail(
+			'Stages must list every stage of the pipeline exactly once',
+			`${missing.length ? `add ${missing.join(', ')}` : `remove ${wrong.join(', ')}`} in Stages.`,
+		);
+	}
+}
+
+export const pipelineOperations: ResourceDefinitions = {
+	create: {
+		method: 'POST',
+		path: '/crm/pipelines',
+		body: {
+			name: { param: 'name', check: 'required' },
+			isDefault: 'additionalFields.isDefault',
+			stages: { param: 'stages', convert: newStages },
+		},
+	},
+	getAll: { method: 'GET', path: '/crm/pipelines', pagination: { style: 'none' } },
+	update: {
+		method: 'PATCH',
+		path: '/crm/pipelines/{id}',
+		pathParams: { id: 'pipelineId' },
+		body: { name: 'updateFields.name', isDefault: 'updateFields.isDefault' },
+	},
+	delete: { method: 'DELETE', path: '/crm/pipelines/{id}', pathParams: { id: 'pipelineId' } },
+	addStage: {
+		method: 'POST',
+		path: '/crm/pipelines/{id}/stages',
+		pathParams: { id: 'pipelineId' },
+		body: {
+			name: 'stageName',
+			color: 'stageColor',
+			isWon: 'stageFields.isWon',
+			isLost: 'stageFields.isLost',
+			winProbability: 'stageFields.winProbability',
+			rottingDays: 'stageFields.rottingDays',
+		},
+	},
+	updateStage: {
+		method: 'PATCH',
+		path: '/crm/pipelines/{id}/stages/{stageId}',
+		pathParams: { id: 'pipelineId', stageId: 'stageId' },
+		body: {
+			name: 'stageUpdateFields.name',
+			color: 'stageUpdateFields.color',
+			isWon: 'stageUpdateFields.isWon',
+			isLost: 'stageUpdateFields.isLost',
+			winProbability: 'stageUpdateFields.winProbability',
+			rottingDays: 'stageUpdateFields.rottingDays',
+		},
+		prepare: async (call) => await assertStageOf(call, call.request.pathParams!.id, call.request.pathParams!.stageId, 'stageId'),
+	},
+	deleteStage: {
+		method: 'DELETE',
+		path: '/crm/pipelines/{id}/stages/{stageId}',
+		pathParams: { id: 'pipelineId', stageId: 'stageId' },
+		query: { moveToStageId: { param: 'moveToStageId', check: 'required' } },
+		check: (request) => (request.qs.moveToStageId === request.pathParams!.stageId ? 'Move Deals To must be another stage than the one deleted' : undefined),
+		prepare: async (call) => {
+			const { id, stageId } = call.request.pathParams!;
+			await assertStageOf(call, id, stageId, 'stageId');
+			await assertStageOf(call, id, call.request.qs.moveToStageId, 'moveToStageId');
+		},
+	},
+	reorderStages: {
+		method: 'PATCH',
+		path: '/crm/pipelines/{id}/stages/reorder',
+		pathParams: { id: 'pipelineId' },
+		body: { stageIds: { param: 'stageOrder', check: 'required', convert: (value) => stageList(value).map((stage) => stage.stageId) } },
+		prepare: checkReorder,
+	},
+};
+
+const show = (...operation: string[]) => ({ show: { resource: ['pipeline'], operation } });
+
+/** A stage dropdown: the stages of the chosen pipeline (Pipeline, or Pipeline under Update Fields), else of every pipeline. */
+export function stageField(name: string, displayName: string): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getPipelineStages', loadOptionsDependsOn: ['pipelineId.value', 'updateFields.pipelineId.value'] },
+		default: '',
+		description: 'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+	};
+}
+
+/** Settings of a stage, for Create (each stage), Add Stage and Update Stage. */
+const stageSettings: INodeProperties[] = [
+	{ displayName: 'Is Lost Stage', name: 'isLost', type: 'boolean', default: false, description: 'Whether deals in this stage count as lost' },
+	{ displayName: 'Is Won Stage', name: 'isWon', type: 'boolean', default: false, description: 'Whether deals in this stage count as won' },
+	{ displayName: 'Rotting Days', name: 'rottingDays', type: 'number', typeOptions: { minValue: 0, numberPrecision: 0 }, default: 0, description: 'Days after which an untouched deal in this stage counts as rotting' },
+	{ displayName: 'Win Probability (%)', name: 'winProbability', type: 'number', typeOptions: { minValue: 0, maxValue: 100, numberPrecision: 0 }, default: 0, description: 'Chance, 0 to 100, that a deal in this stage is won' },
+];
+
+const stageName: INodeProperties = { displayName: 'Name', name: 'name', type: 'string', default: '', description: 'Name of the stage, at most 100 characters' };
+const stageColor: INodeProperties = { displayName: 'Color', name: 'color', type: 'color', default: '#1a73e8', description: 'Color of the stage on the board' };
+const nameAndColor = (required: boolean): INodeProperties[] => [
+	{ ...stageName, required },
+	{ ...stageColor, required, default: required ? '#1a73e8' : '' },
+];
+
+export const pipelineProperties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['pipeline'] } },
+		options: [
+			{ name: 'Add Stage', value: 'addStage', description: 'Add a stage at the end of a pipeline', action: 'Add a stage to a pipeline' },
+			{ name: 'Create', value: 'create', description: 'Create a pipeline with its stages', action: 'Create a pipeline' },
+			{ name: 'Delete', value: 'delete', description: 'Delete a pipeline that no deal uses', action: 'Delete a pipeline' },
+			{ name: 'Delete Stage', value: 'deleteStage', description: 'Delete a stage; its deals move to another stage first', action: 'Delete a stage of a pipeline' },
+			{ name: 'Get Many', value: 'getAll', description: 'List the pipelines with their stages', action: 'Get many pipelines' },
+			{ name: 'Reorder Stages', value: 'reorderStages', description: 'Set the order of every stage of a pipeline', action: 'Reorder the stages of a pipeline' },
+			{ name: 'Update', value: 'update', description: 'Rename a pipeline or make it the default', action: 'Update a pipeline' },
+			{ name: 'Update Stage', value: 'updateStage', description: 'Update a stage of a pipeline', action: 'Update a stage of a pipeline' },
+		],
+		default: 'getAll',
+	},
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Sales',
+		displayOptions: show('create'),
+		description: 'Name of the pipeline, at most 100 characters',
+	},
+	{
+		displayName: 'Stages',
+		name: 'stages',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Stage',
+		default: {},
+		displayOptions: show('create'),
+		description: 'Stages of the pipeline, in their order',
+		options: [{ displayName: 'Stage', name: 'stage', values: [...nameAndColor(true), ...stageSettings] }],
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show('create'),
+		options: [{ displayName: 'Is Default', name: 'isDefault', type: 'boolean', default: false, description: 'Whether new deals go to this pipeline unless another is named; the other pipelines stop being the default' }],
+	},
+	...getManyFields('pipeline'),
+	{
+		displayName: 'Pipeline',
+		name: 'pipelineId',
+		type: 'resourceLocator',
+		required: true,
+		default: { mode: 'list', value: '' },
+		displayOptions: show('update', 'delete', 'addStage', 'updateStage', 'deleteStage', 'reorderStages'),
+		description: 'Pipeline to work on',
+		...pipelineLocator,
+	},
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show('update'),
+		options: [
+			{ displayName: 'Is Default', name: 'isDefault', type: 'boolean', default: false, description: 'Whether new deals go to this pipeline unless another is named; on makes the other pipelines non-default' },
+			{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'New name of the pipeline, at most 100 characters' },
+		],
+	},
+	{ ...stageName, required: true, name: 'stageName', displayName: 'Stage Name', placeholder: 'e.g. Negotiation', displayOptions: show('addStage') },
+	{ ...stageColor, required: true, name: 'stageColor', displayName: 'Stage Color', displayOptions: show('addStage') },
+	{
+		displayName: 'Additional Fields',
+		name: 'stageFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show('addStage'),
+		options: stageSettings,
+	},
+	{ ...stageField('stageId', 'Stage Name or ID'), required: true, displayOptions: show('updateStage', 'deleteStage') },
+	{
+		...stageField('moveToStageId', 'Move Deals To Name or ID'),
+		description: 'Another stage of the pipeline: the deleted stage\'s deals move there first. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		required: true,
+		displayOptions: show('deleteStage'),
+	},
+	{
+		displayName: 'Update Fields',
+		name: 'stageUpdateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show('updateStage'),
+		options: [...nameAndColor(false), ...stageSettings],
+	},
+	{
+		displayName: 'Stages',
+		name: 'stageOrder',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Stage',
+		required: true,
+		default: {},
+		displayOptions: show('reorderStages'),
+		description: 'Every stage of the pipeline, in the new order',
+		options: [
+			{
+				displayName: 'Stage',
+				name: 'stage',
+				values: [stageField('stageId', 'Stage Name or ID')],
+			},
+		],
+	},
+];

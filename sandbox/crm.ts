@@ -1,0 +1,73 @@
+import { Actor } from './auth';
+import { apiError } from './errors';
+import { Store } from './store';
+import { companyUser, visible } from './visibility';
+
+/** What the CRM groups of companies, deals and pipelines share: tenant records, page1 lists, owners, custom fields. */
+
+/** A CRM record of the caller's tenant; any other does not exist for them: 404 "<What> not found". */
+export function tenantRecord<T extends { companyId: string }>(records: Map<string, T>, actor: Actor, id: string, what: string): T {
+	return visible(records.get(id), (record) => record.companyId === actor.company.id, what);
+}
+
+/** The records of the caller's tenant, in creation order. */
+export function tenantRecords<T extends { companyId: string }>(records: Map<string, T>, actor: Actor): T[] {
+	return [...records.values()].filter((record) => record.companyId === actor.company.id);
+}
+
+export interface Page1Query {
+	page: number;
+	limit: number;
+	sortBy?: string;
+	sortOrder?: 'ASC' | 'DESC';
+}
+
+function compare(a: unknown, b: unknown): number {
+	if (a === b) return 0;
+	if (a === null || a === undefined) return 1;
+	if (b === null || b === undefined) return -1;
+	return typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b));
+}
+
+/** A page1 list (§1.3) under `key`: sorted by sortBy (default createdAt) in sortOrder (default DESC), empty values last. */
+export function page1<T extends object>(key: string, records: T[], query: Page1Query): Record<string, unknown> {
+	const { page, limit, sortBy = 'createdAt', sortOrder = 'DESC' } = query;
+	const sign = sortOrder === 'ASC' ? 1 : -1;
+	const field = (record: T) => (record as Record<string, unknown>)[sortBy];
+	const sorted = [...records].sort((a, b) => {
+		const [x, y] = [field(a), field(b)];
+		return x === null || x === undefined || y === null || y === undefined ? compare(x, y) : sign * compare(x, y);
+	});
+	return { [key]: sorted.slice((page - 1) * limit, page * limit), page, limit, total: records.length, totalPages: Math.ceil(records.length / limit) };
+}
+
+/** An owner must be a user of the caller's company (404 "User not found"); null stays null (nobody). */
+export function assertOwner(store: Store, actor: Actor, ownerId: unknown): void {
+	if (typeof ownerId === 'string') companyUser(store, actor, ownerId);
+}
+
+/**
+ * customFields of a company or deal: keys must be keys of the record type's settings (400 "customFields.<key> is
+ * not a <type> custom field"); on create the required ones must be given; on update they merge and null removes a key.
+ */
+export function customFieldsOf(
+	store: Store,
+	actor: Actor,
+	recordType: 'company' | 'deal',
+	given: Record<string, unknown> | undefined,
+	current: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+	const settings = store.customFieldSettings.get(`${actor.company.id}:${recordType}`) ?? [];
+	const keys = new Set(settings.map((setting) => setting.key));
+	const errors = Object.keys(given ?? {})
+		.filter((key) => !keys.has(key))
+		.map((key) => `customFields.${key} is not a ${recordType} custom field`);
+	const merged: Record<string, unknown> = { ...current, ...given };
+	for (const [key, value] of Object.entries(merged)) if (value === null) delete merged[key];
+	if (!current) {
+		const missing = settings.filter((setting) => setting.required && (merged[setting.key] === undefined || merged[setting.key] === ''));
+		errors.push(...missing.map((setting) => `customFields.${setting.key} should not be empty`));
+	}
+	if (errors.length) throw apiError(400, errors);
+	return merged;
+}

@@ -1,0 +1,241 @@
+import { randomUUID } from 'node:crypto';
+import { assertOwner, customFieldsOf, page1, Page1Query, tenantRecord, tenantRecords } from '../crm';
+import { apiError } from '../errors';
+import { Call, Group } from '../handler';
+import { Contact, Deal, DealContact, Pipeline, Stage } from '../store';
+
+type DealInput = Record<string, unknown> & { customFields?: Record<string, unknown>; contacts?: Array<Omit<DealContact, 'id' | 'dealId'>> };
+
+function pathDeal({ actor, params, store }: Call): Deal {
+	return tenantRecord(store.deals, actor, params.id, 'Deal');
+}
+
+function pipelineOf(call: Call, id: string): Pipeline {
+	return tenantRecord(call.store.pipelines, call.actor, id, 'Pipeline');
+}
+
+function contactOf(call: Call, id: string): Contact {
+	return tenantRecord(call.store.contacts, call.actor, id, 'Contact');
+}
+
+/** A stage of the pipeline that passes the test, else 400 with the sentence. */
+function stageOf(pipeline: Pipeline, id: unknown, fits: (stage: Stage) => boolean, message: string): Stage {
+	const stage = pipeline.stages.find((candidate) => candidate.id === id);
+	if (!stage || !fits(stage)) throw apiError(400, message);
+	return stage;
+}
+
+/** The first stage of the pipeline (by order) that passes the test. */
+function firstStage(pipeline: Pipeline, fits: (stage: Stage) => boolean): Stage | undefined {
+	return [...pipeline.stages].sort((a, b) => a.order - b.order).find(fits);
+}
+
+const isOpenStage = (stage: Stage) => !stage.isWon && !stage.isLost;
+
+function contactsOf(call: Call, deal: Deal): DealContact[] {
+	return [...call.store.dealContacts.values()].filter((link) => link.dealId === deal.id);
+}
+
+/** A deal as answered: with its contacts. */
+function view(call: Call, deal: Deal): Record<string, unknown> {
+	return { ...deal, contacts: contactsOf(call, deal) };
+}
+
+/** A list row embeds its company, contact, stage and owner. */
+function listRow(call: Call, deal: Deal): Record<string, unknown> {
+	const owner = deal.ownerId ? call.store.users.get(deal.ownerId) : undefined;
+	return {
+		...view(call, deal),
+		crmCompany: (deal.crmCompanyId && call.store.crmCompanies.get(deal.crmCompanyId)) || null,
+		contact: (deal.contactId && call.store.contacts.get(deal.contactId)) || null,
+		stage: call.store.pipelines.get(deal.pipelineId)?.stages.find((stage) => stage.id === deal.stageId) ?? null,
+		owner: owner ? { id: owner.id, fullName: owner.fullName, email: owner.email } : null,
+	};
+}
+
+/** Company, contact and owner must exist in the tenant; the stage must belong to the pipeline. */
+function assertLinks(call: Call, deal: Pick<Deal, 'pipelineId' | 'stageId'>, input: DealInput): void {
+	stageOf(pipelineOf(call, deal.pipelineId), deal.stageId, () => true, 'stageId must be a stage of the pipeline');
+	if (typeof input.crmCompanyId === 'string') tenantRecord(call.store.crmCompanies, call.actor, input.crmCompanyId, 'Company');
+	if (typeof input.contactId === 'string') contactOf(call, input.contactId);
+	assertOwner(call.store, call.actor, input.ownerId);
+}
+
+/** isPrimary true makes the deal's other contacts non-primary. */
+function linkContact(call: Call, deal: Deal, input: Omit<DealContact, 'id' | 'dealId'>): DealContact {
+	contactOf(call, input.contactId);
+	const links = contactsOf(call, deal);
+	if (links.some((link) => link.contactId === input.contactId)) throw apiError(409, 'Contact is already on this deal');
+	if (input.isPrimary) for (const link of links) link.isPrimary = false;
+	const link: DealContact = { id: randomUUID(), dealId: deal.id, contactId: input.contactId, role: input.role ?? 'other', isPrimary: input.isPrimary ?? false };
+	call.store.dealContacts.set(link.id, link);
+	return link;
+}
+
+function pathLink(call: Call, deal: Deal): DealContact {
+	const link = call.store.dealContacts.get(call.params.dealContactId);
+	if (!link || link.dealId !== deal.id) throw apiError(404, 'Deal contact not found');
+	return link;
+}
+
+function assertOpen(deal: Deal): void {
+	if (!deal.isOpen) throw apiError(409, 'Deal is not open: reopen it first');
+}
+
+function settle(call: Call, deal: Deal, changes: Partial<Deal>): Record<string, unknown> {
+	Object.assign(deal, changes, { updatedAt: call.store.clock.iso() });
+	return view(call, deal);
+}
+
+/** The lost reason must be a key of the tenant's lost reasons that is not archived; required when the settings say so. */
+function assertLostReason(call: Call, reason: unknown): void {
+	const settings = call.store.lostReasons.get(call.actor.company.id);
+	if (reason === undefined) {
+		if (settings?.required) throw apiError(400, ['lostReason should not be empty']);
+		return;
+	}
+	if (!settings?.reasons.some((candidate) => candidate.key === reason && !candidate.archived)) {
+		throw apiError(400, ['lostReason must be one of the company\'s lost reasons']);
+	}
+}
+
+/** Candidates score 0.6 for the same name (case-insensitive), 0.2 each for the same company or contact; from 0.5 on. */
+function duplicateScore(deal: Deal, other: Deal): { score: number; reasons: string[] } {
+	const reasons = [
+		other.name.toLowerCase() === deal.name.toLowerCase() && 'sameName',
+		deal.crmCompanyId !== null && other.crmCompanyId === deal.crmCompanyId && 'sameCompany',
+		deal.contactId !== null && other.contactId === deal.contactId && 'sameContact',
+	].filter((reason): reason is string => Boolean(reason));
+	const weights: Record<string, number> = { sameName: 0.6, sameCompany: 0.2, sameContact: 0.2 };
+	return { score: Math.round(reasons.reduce((sum, reason) => sum + weights[reason], 0) * 100) / 100, reasons };
+}
+
+/** CRM Deals. */
+export const deals: Group = {
+	listDeals: (call) => {
+		const filters = call.query as Record<string, unknown>;
+		const needle = typeof filters.search === 'string' ? filters.search.toLowerCase() : undefined;
+		const exact = ['pipelineId', 'stageId', 'ownerId', 'contactId', 'crmCompanyId', 'isOpen', 'isWon', 'isLost'].filter((key) => filters[key] !== undefined);
+		const matching = tenantRecords(call.store.deals, call.actor).filter(
+			(deal) => (!needle || deal.name.toLowerCase().includes(needle)) && exact.every((key) => deal[key] === filters[key]),
+		);
+		const page = page1('deals', matching, filters as unknown as Page1Query);
+		return { ...page, deals: (page.deals as Deal[]).map((deal) => listRow(call, deal)) };
+	},
+
+	/** Owner left out: the acting user; null: nobody. */
+	createDeal: (call) => {
+		const { contacts = [], customFields, ...input } = call.body as DealInput;
+		const draft = { pipelineId: String(input.pipelineId), stageId: String(input.stageId) };
+		assertLinks(call, draft, input);
+		if (contacts.filter((link) => link.isPrimary).length > 1) throw apiError(400, ['Only one of contacts can be primary']);
+		contacts.forEach((link) => contactOf(call, link.contactId));
+		const now = call.store.clock.iso();
+		const deal: Deal = {
+			id: randomUUID(),
+			companyId: call.actor.company.id,
+			name: String(input.name),
+			...draft,
+			value: input.value ?? null,
+			currency: input.currency ?? 'EUR',
+			expectedCloseDate: input.expectedCloseDate ?? null,
+			notes: input.notes ?? null,
+			isOpen: true,
+			isWon: false,
+			isLost: false,
+			lostReason: null,
+			lostReasonNote: null,
+			crmCompanyId: (input.crmCompanyId as string | null | undefined) ?? null,
+			contactId: (input.contactId as string | null | undefined) ?? null,
+			ownerId: input.ownerId === undefined ? call.actor.user.id : (input.ownerId as string | null),
+			customFields: customFieldsOf(call.store, call.actor, 'deal', customFields, undefined),
+			createdAt: now,
+			updatedAt: now,
+		};
+		call.store.deals.set(deal.id, deal);
+		contacts.forEach((link) => linkContact(call, deal, link));
+		return view(call, deal);
+	},
+
+	getDeal: (call) => view(call, pathDeal(call)),
+
+	/** A new pipeline needs a stage of it (the current stage must belong to the new pipeline otherwise). */
+	updateDeal: (call) => {
+		const deal = pathDeal(call);
+		const { customFields, ...changes } = call.body as DealInput;
+		const target = { pipelineId: String(changes.pipelineId ?? deal.pipelineId), stageId: String(changes.stageId ?? deal.stageId) };
+		assertLinks(call, target, changes);
+		const merged = customFields === undefined ? deal.customFields : customFieldsOf(call.store, call.actor, 'deal', customFields, deal.customFields);
+		return settle(call, deal, { ...changes, customFields: merged });
+	},
+
+	deleteDeal: (call) => {
+		const deal = pathDeal(call);
+		for (const link of contactsOf(call, deal)) call.store.dealContacts.delete(link.id);
+		call.store.deals.delete(deal.id);
+	},
+
+	/** wonStageId: a won stage of the pipeline; left out: the pipeline's first won stage, else the stage stays. */
+	markDealWon: (call) => {
+		const deal = pathDeal(call);
+		assertOpen(deal);
+		const pipeline = pipelineOf(call, deal.pipelineId);
+		const { wonStageId } = call.body as { wonStageId?: string };
+		const stage = wonStageId === undefined ? firstStage(pipeline, (candidate) => candidate.isWon) : stageOf(pipeline, wonStageId, (candidate) => candidate.isWon, 'wonStageId must be a won stage of the deal\'s pipeline');
+		return settle(call, deal, { isOpen: false, isWon: true, isLost: false, stageId: stage?.id ?? deal.stageId });
+	},
+
+	/** lostStageId: a lost stage of the pipeline; left out: the pipeline's first lost stage, else the stage stays. */
+	markDealLost: (call) => {
+		const deal = pathDeal(call);
+		assertOpen(deal);
+		const pipeline = pipelineOf(call, deal.pipelineId);
+		const { lostReason, lostReasonNote, lostStageId } = call.body as { lostReason?: string; lostReasonNote?: string; lostStageId?: string };
+		assertLostReason(call, lostReason);
+		const stage = lostStageId === undefined ? firstStage(pipeline, (candidate) => candidate.isLost) : stageOf(pipeline, lostStageId, (candidate) => candidate.isLost, 'lostStageId must be a lost stage of the deal\'s pipeline');
+		return settle(call, deal, { isOpen: false, isWon: false, isLost: true, lostReason: lostReason ?? null, lostReasonNote: lostReasonNote ?? null, stageId: stage?.id ?? deal.stageId });
+	},
+
+	/** stageId: an open stage of the pipeline; left out: the pipeline's first open stage. The lost reason is cleared. */
+	reopenDeal: (call) => {
+		const deal = pathDeal(call);
+		if (deal.isOpen) throw apiError(409, 'Deal is already open');
+		const pipeline = pipelineOf(call, deal.pipelineId);
+		const { stageId } = call.body as { stageId?: string };
+		const stage = stageId === undefined ? firstStage(pipeline, isOpenStage) : stageOf(pipeline, stageId, isOpenStage, 'stageId must be an open stage of the deal\'s pipeline');
+		return settle(call, deal, { isOpen: true, isWon: false, isLost: false, lostReason: null, lostReasonNote: null, stageId: stage?.id ?? deal.stageId });
+	},
+
+	addDealContact: (call) => linkContact(call, pathDeal(call), call.body as Omit<DealContact, 'id' | 'dealId'>),
+
+	updateDealContact: (call) => {
+		const deal = pathDeal(call);
+		const link = pathLink(call, deal);
+		const changes = call.body as Partial<Pick<DealContact, 'role' | 'isPrimary'>>;
+		if (changes.isPrimary) for (const other of contactsOf(call, deal)) other.isPrimary = false;
+		return Object.assign(link, changes);
+	},
+
+	removeDealContact: (call) => {
+		call.store.dealContacts.delete(pathLink(call, pathDeal(call)).id);
+	},
+
+	listDealDuplicateCandidates: (call) => {
+		const deal = pathDeal(call);
+		return tenantRecords(call.store.deals, call.actor)
+			.filter((other) => other.id !== deal.id)
+			.map((other) => ({ deal: other, ...duplicateScore(deal, other) }))
+			.filter((candidate) => candidate.score >= 0.5)
+			.sort((a, b) => b.score - a.score);
+	},
+
+	/** Appointments with the deal's contacts (its contact and its deal contacts) as attendees, newest first. */
+	listDealAppointments: (call) => {
+		const deal = pathDeal(call);
+		const ids = new Set([deal.contactId, ...contactsOf(call, deal).map((link) => link.contactId)]);
+		const emails = new Set([...ids].map((id) => (id && call.store.contacts.get(id)?.email?.toLowerCase()) || undefined).filter(Boolean));
+		return [...call.store.appointments.values()]
+			.filter((appointment) => appointment.companyId === call.actor.company.id && appointment.attendees.some((attendee) => emails.has(attendee.email.toLowerCase())))
+			.sort((a, b) => b.start.localeCompare(a.start));
+	},
+};

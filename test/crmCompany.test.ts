@@ -1,0 +1,167 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { byId, useWorld, wire } from './harness/world';
+
+const world = useWorld();
+
+const pat = () => world().seed.credentials.ownerPat;
+const owner = () => world().seed.users.owner;
+
+type Company = IDataObject & { id: string };
+
+async function api(method: string, path: string, body?: unknown): Promise<IDataObject> {
+	const answer = await world().api(method, path, pat(), { body });
+	if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+	await world().clearRequests();
+	return answer.body as IDataObject;
+}
+
+const company = async (name: string, extra: IDataObject = {}) => (await api('POST', '/crm/companies', { name, ...extra })) as Company;
+const mapper = (value: IDataObject) => ({ mappingMode: 'defineBelow', value, matchingColumns: [], schema: [] });
+
+beforeAll(async () => {
+	await world().control('POST', '/__sandbox/rate-limit', { perMinute: 10000, burst: 10000 });
+	await api('PUT', '/crm/settings/custom-fields?recordType=company', {
+		fields: [
+			{ key: 'tier', label: 'Tier', type: 'select', options: ['gold', 'silver'] },
+			{ key: 'partner', label: 'Partner', type: 'boolean' },
+		],
+	});
+});
+
+describe('Company', () => {
+	test('Create sends the fields given and the custom fields from the company settings', async () => {
+		const { items, error } = await world().runNode(
+			{
+				resource: 'company',
+				operation: 'create',
+				name: 'Acme Inc.',
+				additionalFields: { domain: 'acme.example', size: '11-50', industry: 'Software', website: 'https://acme.example', addressCity: 'Berlin' },
+				customFields: mapper({ tier: 'gold', partner: true }),
+			},
+			world().pat(),
+		);
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: '/crm/settings/custom-fields', query: 'recordType=company', headers: world().patHeaders(), body: null },
+			{
+				method: 'POST',
+				path: '/crm/companies',
+				query: '',
+				headers: world().patHeaders(pat(), true),
+				body: {
+					name: 'Acme Inc.',
+					domain: 'acme.example',
+					industry: 'Software',
+					size: '11-50',
+					website: 'https://acme.example',
+					addressCity: 'Berlin',
+					customFields: { tier: 'gold', partner: true },
+				},
+			},
+		]);
+		expect(items).toEqual([expect.objectContaining({ name: 'Acme Inc.', domain: 'acme.example', ownerId: owner().id, customFields: { tier: 'gold', partner: true }, addressZip: null })]);
+	});
+
+	test('bad input is refused before sending: a website without https, a name over 255 characters', async () => {
+		const website = await world().runNode({ resource: 'company', operation: 'create', name: 'Bad', additionalFields: { website: 'acme.example' } }, world().pat());
+		expect(website.error?.message).toBe('Website must be a web address starting with https:// or http://');
+		const long = await world().runNode({ resource: 'company', operation: 'create', name: 'x'.repeat(256) }, world().pat());
+		expect(long.error?.message).toBe('Name must be at most 255 characters long; it has 256');
+		expect(await world().requests()).toEqual([]);
+	});
+
+	test('Get and Get by Domain read one company; an unknown domain gets the API\'s 404', async () => {
+		const c = await company('Globex', { domain: 'Globex.example' });
+		const got = await world().runNode({ resource: 'company', operation: 'get', companyId: byId(c.id) }, world().pat());
+		expect(got.items).toEqual([expect.objectContaining({ id: c.id, name: 'Globex' })]);
+		const byDomain = await world().runNode({ resource: 'company', operation: 'getByDomain', domain: 'globex.example' }, world().pat());
+		expect(byDomain.items).toEqual([expect.objectContaining({ id: c.id })]);
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: `/crm/companies/${c.id}`, query: '', headers: world().patHeaders(), body: null },
+			{ method: 'GET', path: '/crm/companies/by-domain/globex.example', query: '', headers: world().patHeaders(), body: null },
+		]);
+		const none = await world().runNode({ resource: 'company', operation: 'getByDomain', domain: 'nobody.example' }, world().pat());
+		expect(none.error?.message).toBe('The API could not find the requested resource (HTTP 404)');
+		expect(none.error?.description).toContain('Company not found');
+	});
+
+	test('Get Many sends the filters with upper-case sortOrder and reads page1 pages up to the limit', async () => {
+		for (const name of ['Pager A', 'Pager B', 'Pager C']) await company(name, { industry: 'Paging', size: '1-10' });
+		const { items, error } = await world().runNode(
+			{ resource: 'company', operation: 'getAll', returnAll: false, limit: 2, filters: { search: 'pager', industry: 'Paging', size: '1-10', sortBy: 'name', sortOrder: 'DESC' } },
+			world().pat(),
+		);
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map((request) => request.query)).toEqual(['search=pager&industry=Paging&size=1-10&sortBy=name&sortOrder=DESC&page=1&limit=2']);
+		expect(items.map((item) => item.name)).toEqual(['Pager C', 'Pager B']);
+		const all = await world().runNode({ resource: 'company', operation: 'getAll', returnAll: true, filters: { industry: 'Paging' } }, world().pat());
+		expect(all.items).toHaveLength(3);
+	});
+
+	test('Update unassigns the owner and merges custom fields; owner and unassign together are refused', async () => {
+		const c = await company('Initech', { customFields: { tier: 'silver', partner: false } });
+		const { items, error } = await world().runNode(
+			{ resource: 'company', operation: 'update', companyId: byId(c.id), updateFields: { phoneNumber: '+4930123456', unassignOwner: true }, customFields: mapper({ tier: 'gold' }) },
+			world().pat(),
+		);
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map(wire)[1]).toEqual({
+			method: 'PATCH',
+			path: `/crm/companies/${c.id}`,
+			query: '',
+			headers: world().patHeaders(pat(), true),
+			body: { phoneNumber: '+4930123456', ownerId: null, customFields: { tier: 'gold' } },
+		});
+		expect(items).toEqual([expect.objectContaining({ ownerId: null, phoneNumber: '+4930123456', customFields: { tier: 'gold', partner: false } })]);
+		await world().clearRequests();
+		const both = await world().runNode(
+			{ resource: 'company', operation: 'update', companyId: byId(c.id), updateFields: { ownerId: byId(owner().id), unassignOwner: true } },
+			world().pat(),
+		);
+		expect(both.error?.message).toBe('Owner and Unassign Owner contradict each other: remove the Owner text or turn Unassign Owner off');
+		expect(await world().requests()).toEqual([]);
+	});
+
+	test('Delete outputs deleted from the 204; the company\'s deals stay, unlinked', async () => {
+		const c = await company('Umbrella');
+		const pipeline = (await api('POST', '/crm/pipelines', { name: 'Company Pipeline', stages: [{ name: 'Open', color: '#000000' }] })) as IDataObject & { id: string; stages: IDataObject[] };
+		const deal = await api('POST', '/crm/deals', { name: 'Umbrella deal', pipelineId: pipeline.id, stageId: pipeline.stages[0].id, crmCompanyId: c.id });
+		const { items } = await world().runNode({ resource: 'company', operation: 'delete', companyId: byId(c.id) }, world().pat());
+		expect(items).toEqual([{ deleted: true }]);
+		expect((await world().requests()).map(wire)).toEqual([{ method: 'DELETE', path: `/crm/companies/${c.id}`, query: '', headers: world().patHeaders(), body: null }]);
+		expect((await api('GET', `/crm/deals/${deal.id as string}`)).crmCompanyId).toBeNull();
+	});
+
+	test('Get Deals, Get Contacts and Get Meeting History read the company\'s records, one item per deal or contact', async () => {
+		const c = await company('Hooli');
+		const pipeline = (await api('POST', '/crm/pipelines', { name: 'Hooli Pipeline', stages: [{ name: 'Open', color: '#000000' }] })) as IDataObject & { id: string; stages: IDataObject[] };
+		for (const name of ['Hooli 1', 'Hooli 2']) await api('POST', '/crm/deals', { name, pipelineId: pipeline.id, stageId: pipeline.stages[0].id, crmCompanyId: c.id });
+		const deals = await world().runNode({ resource: 'company', operation: 'getDeals', companyId: byId(c.id) }, world().pat());
+		expect(deals.items.map((item) => item.name)).toEqual(['Hooli 1', 'Hooli 2']);
+		const contacts = await world().runNode({ resource: 'company', operation: 'getContacts', companyId: byId(c.id) }, world().pat());
+		expect(contacts.items).toEqual([]);
+		const history = await world().runNode({ resource: 'company', operation: 'getMeetingHistory', companyId: byId(c.id) }, world().pat());
+		expect(history.items).toEqual([{ meetings: [], people: [], firstMeetingAt: null, lastMeetingAt: null }]);
+		expect((await world().requests()).map((request) => `${request.method} ${request.path}`)).toEqual([
+			`GET /crm/companies/${c.id}/deals`,
+			`GET /crm/companies/${c.id}/contacts`,
+			`GET /crm/companies/${c.id}/meeting-history`,
+		]);
+	});
+
+	test('the company list searches name and domain through the API', async () => {
+		const c = await company('Pied Piper', { domain: 'piedpiper.example' });
+		const found = await world().listSearch('searchCompanies', { resource: 'company', operation: 'get' }, world().pat(), 'piedpiper');
+		expect(found.result?.results).toEqual([{ name: 'Pied Piper (piedpiper.example)', value: c.id }]);
+		expect((await world().requests()).map((request) => `${request.path}?${request.query}`)).toEqual(['/crm/companies?page=1&limit=100&search=piedpiper']);
+	});
+
+	test('the custom-field mapper lists the company settings', async () => {
+		const { result } = await world().resourceMapping('getCustomFields', { resource: 'company', operation: 'create' }, world().pat());
+		expect(result?.fields.map((field) => [field.id, field.displayName, field.type])).toEqual([
+			['tier', 'Tier', 'options'],
+			['partner', 'Partner', 'boolean'],
+		]);
+	});
+});
