@@ -3,6 +3,7 @@ import appointment from './contract/appointment.json';
 import availability from './contract/availability.json';
 import booking from './contract/booking.json';
 import calendarAndLinks from './contract/calendarAndLinks.json';
+import crmContact from './contract/crmContact.json';
 
 export interface Schema {
 	$ref?: string;
@@ -74,7 +75,7 @@ export interface RouteMatch {
  * The contract document: `openapi.json` (conventions, shared components, User and Meeting Type V4) with the
  * tags, paths and schemas of the other group files merged in. A name defined twice is an error.
  */
-const contract: Contract = [appointment, availability, booking, calendarAndLinks].reduce<Contract>(
+const contract: Contract = [appointment, availability, booking, calendarAndLinks, crmContact].reduce<Contract>(
 	(whole, part: Part) => ({
 		...whole,
 		tags: [...whole.tags, ...(part.tags ?? [])],

@@ -7,6 +7,8 @@ import { booking } from './booking';
 import { bookingAvailability } from './bookingAvailability';
 import { bookingLinks } from './bookingLinks';
 import { calendarConnections } from './calendarConnections';
+import { contacts } from './contacts';
+import { dataFields } from './dataFields';
 import { handoff } from './handoff';
 import { meetingTypes } from './meetingTypes';
 import { personalPage } from './personalPage';
@@ -26,4 +28,6 @@ export const handlers: Group = {
 	...bookingLinks,
 	...personalPage,
 	...handoff,
+	...contacts,
+	...dataFields,
 };
