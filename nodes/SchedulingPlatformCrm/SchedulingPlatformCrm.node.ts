@@ -5,6 +5,8 @@ import { authenticationProperties, nodeCredentials } from '../shared/authenticat
 import { executeDefinitions } from '../shared/executor';
 import { searchActingUsers, searchUsers } from '../shared/listSearch';
 import { requestOptionsProperty } from '../shared/parallel';
+import { searchContacts, searchDataFields } from './listSearch';
+import { getContactFields } from './resourceMapping';
 import { contactOperations, contactProperties } from './resources/contact';
 import { dataFieldOperations, dataFieldProperties } from './resources/dataField';
 import { companyOperations, companyProperties } from './resources/company';
@@ -79,7 +81,8 @@ export class SchedulingPlatformCrm implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchActingUsers, searchUsers },
+		listSearch: { searchActingUsers, searchUsers, searchContacts, searchDataFields },
+		resourceMapping: { getContactFields },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

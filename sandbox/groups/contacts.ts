@@ -118,7 +118,8 @@ export function visibleContact(store: Store, actor: Actor, id: string): Contact 
 
 /** The contact as the API shows it: without the tenant. */
 function contactJson(contact: Contact): Fields {
-	const { companyId: _tenant, ...shown } = contact;
+	const shown: Fields = { ...contact };
+	delete shown.companyId;
 	return shown;
 }
 

@@ -80,6 +80,7 @@ function assertOptions(fieldType: string, options: unknown): void {
 	if (WITH_OPTIONS.includes(fieldType) && !(Array.isArray(options) && options.length)) throw apiError(400, [`options should not be empty for a ${fieldType} field`]);
 }
 
-function fieldJson({ companyId: _tenant, order: _order, ...field }: DataField): Record<string, unknown> {
-	return { ...field, target: 'contact', default: null, mutable: true };
+function fieldJson(field: DataField): Record<string, unknown> {
+	const { id, name, label, fieldType, required, hidden, options } = field;
+	return { id, name, label, fieldType, required, hidden, options, target: 'contact', default: null, mutable: true };
 }
