@@ -223,7 +223,7 @@ function workflowOf(engine: Engine, spec: WorkflowSpec) {
 /** Calls a listSearch or loadOptions method of the node the way the editor does for a list or a dropdown. */
 export async function runLoader(
 	node: INode,
-	kind: 'listSearch' | 'loadOptions',
+	kind: 'listSearch' | 'loadOptions' | 'resourceMapping',
 	method: string,
 	filter?: string,
 	paginationToken?: string,

@@ -1,4 +1,4 @@
-import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeListSearchResult, INodePropertyOptions, IRun } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeListSearchResult, INodePropertyOptions, IRun, ResourceMapperFields } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
@@ -281,7 +281,12 @@ export class World {
 		return await this.runLoader<INodePropertyOptions[]>('loadOptions', method, parameters, credential);
 	}
 
-	private async runLoader<T>(kind: 'listSearch' | 'loadOptions', method: string, parameters: IDataObject, credential: CredentialRef, filter?: string, token?: string) {
+	/** Calls a resourceMapping method, as the editor does when a resource mapper lists its fields. */
+	async resourceMapping(method: string, parameters: IDataObject, credential: CredentialRef) {
+		return await this.runLoader<ResourceMapperFields>('resourceMapping', method, parameters, credential);
+	}
+
+	private async runLoader<T>(kind: 'listSearch' | 'loadOptions' | 'resourceMapping', method: string, parameters: IDataObject, credential: CredentialRef, filter?: string, token?: string) {
 		const node = await this.nodeWith(parameters, credential);
 		try {
 			const result = (await runLoader(node, kind, method, filter, token)) as T;

@@ -1,0 +1,199 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { byId, useWorld, wire } from './harness/world';
+
+/** Contact operations of the CRM node: exact wire format and output items, against the sandbox. */
+
+const world = useWorld();
+
+const ownerPat = () => world().seed.credentials.ownerPat;
+const json = () => world().patHeaders(undefined, true);
+const defineBelow = (value: IDataObject) => ({ mappingMode: 'defineBelow', value });
+
+async function createContact(body: IDataObject): Promise<IDataObject> {
+	const created = await world().api('POST', '/crm', ownerPat(), { body });
+	await world().clearRequests();
+	return created.body.item as IDataObject;
+}
+
+async function createDataField(body: IDataObject): Promise<IDataObject> {
+	const created = await world().api('POST', '/v4/data-field', ownerPat(), { body });
+	if (created.status !== 201) throw new Error(JSON.stringify(created.body));
+	await world().clearRequests();
+	return created.body;
+}
+
+async function stored(id: string): Promise<IDataObject> {
+	const details = await world().api('GET', `/crm/details?contactId=${id}`, ownerPat());
+	await world().clearRequests();
+	return details.body.item as IDataObject;
+}
+
+beforeAll(async () => {
+	await createDataField({ label: 'Shoe Size', fieldType: 'number' });
+	await createDataField({ label: 'Newsletter', fieldType: 'yes-no' });
+	await createDataField({ label: 'Plan', fieldType: 'select', options: [{ label: 'Basic', value: 'basic' }, { label: 'Pro', value: 'pro' }] });
+});
+
+describe('Contact: Create', () => {
+	test('sends the mapped fields, data fields in additionalData with their types, and outputs the contact', async () => {
+		const { items, error } = await world().runNode(
+			{
+				resource: 'contact',
+				operation: 'create',
+				contactFields: defineBelow({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', shoeSize: '={{ "38" }}', newsletter: 'true', plan: 'pro' }),
+				additionalFields: { tags: ['vip', 'speaker'] },
+			},
+			world().pat(),
+		);
+		expect(error).toBeUndefined();
+		const log = (await world().requests()).map(wire);
+		expect(log).toEqual([
+			{ method: 'GET', path: '/v4/data-field', query: 'limit=100&offset=0', headers: world().patHeaders(), body: null },
+			{
+				method: 'POST',
+				path: '/crm',
+				query: '',
+				headers: json(),
+				body: { tags: ['vip', 'speaker'], firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', additionalData: { shoeSize: 38, newsletter: true, plan: 'pro' } },
+			},
+		]);
+		expect(items).toHaveLength(1);
+		expect(items[0]).toMatchObject({ firstName: 'Ada', email: 'ada@example.com', tags: ['vip', 'speaker'], additionalData: { shoeSize: 38, newsletter: true, plan: 'pro' } });
+		expect(items[0]).not.toHaveProperty('item');
+	});
+
+	test('a second create with the same email makes a second contact (the API does not deduplicate)', async () => {
+		const parameters = { resource: 'contact', operation: 'create', contactFields: defineBelow({ email: 'twice@example.com' }) };
+		const first = await world().runNode(parameters, world().pat());
+		const second = await world().runNode(parameters, world().pat());
+		expect(first.items[0].id).not.toBe(second.items[0].id);
+	});
+
+	test('"Map Automatically" takes the input fields of the contact and data field names, and leaves the others', async () => {
+		const { items, error } = await world().runNode(
+			{ resource: 'contact', operation: 'create', contactFields: { mappingMode: 'autoMapInputData', value: null } },
+			world().pat(),
+			{ input: [{ email: 'auto@example.com', firstName: 'Auto', shoeSize: 44, row_number: 7 }] },
+		);
+		expect(error).toBeUndefined();
+		const post = (await world().requests()).find((request) => request.method === 'POST');
+		expect(post?.body).toEqual({ email: 'auto@example.com', firstName: 'Auto', additionalData: { shoeSize: 44 } });
+		expect(items[0]).toMatchObject({ email: 'auto@example.com', additionalData: { shoeSize: 44 } });
+	});
+
+	test('an unknown data field by expression, a wrong typed value and tags that are not text are refused before writing', async () => {
+		const unknown = await world().runNode(
+			{ resource: 'contact', operation: 'create', contactFields: defineBelow({ email: 'x@example.com', shoeSise: '={{ 41 }}' }) },
+			world().pat(),
+		);
+		expect(unknown.error?.message).toBe('"shoeSise" is not a contact field or a data field of the company');
+		expect(unknown.error?.description).toContain('Data fields: shoeSize, newsletter, plan.');
+		const wrongType = await world().runNode({ resource: 'contact', operation: 'create', contactFields: defineBelow({ email: 'x@example.com', shoeSize: 'big' }) }, world().pat());
+		expect(wrongType.error?.message).toBe('Contact Fields: Shoe Size must be a number, not "big"');
+		const badTags = await world().runNode(
+			{ resource: 'contact', operation: 'create', contactFields: defineBelow({ email: 'x@example.com' }), additionalFields: { tags: '={{ [{ "name": "vip" }] }}' } },
+			world().pat(),
+		);
+		expect(badTags.error?.message).toBe('Tags must be text, not an object');
+		expect((await world().requests()).filter((request) => request.method !== 'GET')).toEqual([]);
+	});
+});
+
+describe('Contact: Get, Get Many, Update, Delete', () => {
+	test('Get by contact ID and by attendee ID outputs the contact with its appointments', async () => {
+		const contact = await createContact({ email: 'get@example.com', firstName: 'Gert' });
+		const byContact = await world().runNode({ resource: 'contact', operation: 'get', getBy: 'contactId', contactId: byId(String(contact.id)) }, world().pat());
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: '/crm/details', query: `contactId=${String(contact.id)}`, headers: world().patHeaders(), body: null },
+		]);
+		expect(byContact.items).toEqual([{ ...contact, appointments: [] }]);
+		await world().clearRequests();
+		const missing = await world().runNode({ resource: 'contact', operation: 'get', getBy: 'attendeeId', attendeeId: 'nobody' }, world().pat());
+		expect(missing.error?.message).toBe('The API could not find the requested resource (HTTP 404)');
+		expect((await world().requests()).map((request) => request.query)).toEqual(['attendeeId=nobody']);
+	});
+
+	test('Get Many searches, filters by tags, sorts with upper-case order and pages from 1, one item per contact', async () => {
+		for (const name of ['Zed', 'Amy', 'Kim']) await createContact({ email: `${name.toLowerCase()}@listing.example`, firstName: name, tags: ['listing'] });
+		const { items } = await world().runNode(
+			{ resource: 'contact', operation: 'getAll', limit: 2, filters: { searchTerm: 'listing.example', tags: ['listing'] }, sort: { sortBy: 'firstName', sortOrder: 'ASC' } },
+			world().pat(),
+		);
+		expect((await world().requests()).map((request) => request.query)).toEqual(['searchTerm=listing.example&tags=listing&sortBy=firstName&sortOrder=ASC&page=1&limit=2']);
+		expect(items.map((item) => item.firstName)).toEqual(['Amy', 'Kim']);
+		expect(items[0]).toMatchObject({ email: 'amy@listing.example', appointments: [], nextAppointmentIso: null });
+		const all = await world().runNode({ resource: 'contact', operation: 'getAll', returnAll: true, filters: { searchTerm: 'listing.example' } }, world().pat());
+		expect(all.items).toHaveLength(3);
+	});
+
+	test('Update sends the changed fields; clearing a data field sends null and removes the key; tags are added or removed', async () => {
+		const contact = await createContact({ email: 'upd@example.com', firstName: 'Old', tags: ['a', 'b'], additionalData: { shoeSize: 40, plan: 'basic' } });
+		const id = String(contact.id);
+		const { items, error } = await world().runNode(
+			{ resource: 'contact', operation: 'update', contactId: byId(id), contactFields: defineBelow({ firstName: 'New', shoeSize: '' }), updateFields: { tags: ['c', 'a'], tagsMode: 'add' } },
+			world().pat(),
+		);
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: '/v4/data-field', query: 'limit=100&offset=0', headers: world().patHeaders(), body: null },
+			{ method: 'GET', path: '/crm/details', query: `contactId=${id}`, headers: world().patHeaders(), body: null },
+			{ method: 'PATCH', path: `/crm/${id}`, query: '', headers: json(), body: { tags: ['a', 'b', 'c'], firstName: 'New', additionalData: { shoeSize: null } } },
+		]);
+		expect(items[0]).toMatchObject({ firstName: 'New', tags: ['a', 'b', 'c'], additionalData: { plan: 'basic' } });
+		expect((items[0].additionalData as IDataObject).shoeSize).toBeUndefined();
+		const removed = await world().runNode(
+			{ resource: 'contact', operation: 'update', contactId: byId(id), contactFields: defineBelow({}), updateFields: { tags: ['a'], tagsMode: 'remove' } },
+			world().pat(),
+		);
+		expect(removed.items[0].tags).toEqual(['b', 'c']);
+	});
+
+	test('Delete outputs { deleted: true } from the 204; the contact is gone', async () => {
+		const contact = await createContact({ email: 'del@example.com' });
+		const { items } = await world().runNode({ resource: 'contact', operation: 'delete', contactId: byId(String(contact.id)) }, world().pat());
+		expect((await world().requests()).map(wire)).toEqual([{ method: 'DELETE', path: `/crm/${String(contact.id)}`, query: '', headers: world().patHeaders(), body: null }]);
+		expect(items).toEqual([{ deleted: true }]);
+		expect((await world().api('GET', `/crm/details?contactId=${String(contact.id)}`, ownerPat())).status).toBe(404);
+	});
+
+	test('the contact list search finds contacts by name or email', async () => {
+		await createContact({ email: 'locator@example.com', firstName: 'Lotte', lastName: 'Locator' });
+		const { result } = await world().listSearch('searchContacts', { resource: 'contact', operation: 'get' }, world().pat(), 'locator');
+		expect(result?.results).toEqual([{ name: 'Lotte Locator (locator@example.com)', value: expect.any(String) }]);
+	});
+
+	test('the Contact Fields mapper lists the contact fields and the data fields with their types', async () => {
+		const { result, error } = await world().resourceMapping('getContactFields', { resource: 'contact', operation: 'importMany' }, world().pat());
+		expect(error).toBeUndefined();
+		const fields = result!.fields;
+		expect(fields.map((field) => `${String(field.id)}:${String(field.type)}`)).toEqual([
+			'firstName:string',
+			'lastName:string',
+			'email:string',
+			'phoneNumber:string',
+			'notes:string',
+			'shoeSize:number',
+			'newsletter:boolean',
+			'plan:options',
+		]);
+		expect(fields[7].options).toEqual([{ name: 'Basic', value: 'basic' }, { name: 'Pro', value: 'pro' }]);
+	});
+});
+
+describe('Contact: Delete Many', () => {
+	test('all input items go in one call of their IDs; each item gets the counts of its call', async () => {
+		const ids = [];
+		for (let index = 0; index < 3; index++) ids.push(String((await createContact({ email: `bulkdel${index}@example.com` })).id));
+		const { items, paired } = await world().runNode(
+			{ resource: 'contact', operation: 'deleteMany', contactId: byId('={{ $json.id }}') },
+			world().pat(),
+			{ input: [...ids, '0b7e6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f'].map((id) => ({ id })) },
+		);
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'POST', path: '/crm/bulk-delete', query: '', headers: json(), body: { contactIds: [...ids, '0b7e6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f'] } },
+		]);
+		expect(paired).toEqual([0, 1, 2, 3]);
+		expect(items[0]).toEqual({ contactId: ids[0], call: { requested: 4, deleted: 3, skipped: 1 } });
+	});
+});
