@@ -30,6 +30,7 @@ async function stored(id: string): Promise<IDataObject> {
 }
 
 beforeAll(async () => {
+	await world().control('POST', '/__sandbox/clock/set', { now: '2027-03-01T00:00:00Z' });
 	await createDataField({ label: 'Shoe Size', fieldType: 'number' });
 	await createDataField({ label: 'Newsletter', fieldType: 'yes-no' });
 	await createDataField({ label: 'Plan', fieldType: 'select', options: [{ label: 'Basic', value: 'basic' }, { label: 'Pro', value: 'pro' }] });
@@ -195,5 +196,66 @@ describe('Contact: Delete Many', () => {
 		]);
 		expect(paired).toEqual([0, 1, 2, 3]);
 		expect(items[0]).toEqual({ contactId: ids[0], call: { requested: 4, deleted: 3, skipped: 1 } });
+	});
+});
+
+describe('Contact: Create or Update', () => {
+	test('finds the contact by a case-insensitive exact email among the search results and sends only what differs', async () => {
+		await createContact({ email: 'joann.upsert@example.com', firstName: 'Joann' });
+		const ann = await createContact({ email: 'Ann.Upsert@Example.com', firstName: 'Ann', additionalData: { plan: 'basic' } });
+		const upsert = (fields: IDataObject) => ({ resource: 'contact', operation: 'upsert', contactFields: defineBelow(fields) });
+		const updated = await world().runNode(upsert({ email: 'ann.upsert@example.com', firstName: 'Ann', lastName: 'Upsert', plan: 'basic' }), world().pat());
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: '/v4/data-field', query: 'limit=100&offset=0', headers: world().patHeaders(), body: null },
+			{ method: 'GET', path: '/crm', query: 'searchTerm=ann.upsert%40example.com&page=1&limit=100', headers: world().patHeaders(), body: null },
+			{ method: 'PATCH', path: `/crm/${String(ann.id)}`, query: '', headers: json(), body: { lastName: 'Upsert' } },
+		]);
+		expect(updated.items).toEqual([expect.objectContaining({ id: ann.id, email: 'Ann.Upsert@Example.com', lastName: 'Upsert', outcome: 'updated' })]);
+		await world().clearRequests();
+
+		const unchanged = await world().runNode(upsert({ email: 'ANN.UPSERT@example.com', lastName: 'Upsert' }), world().pat());
+		expect((await world().requests()).map((request) => request.method)).toEqual(['GET', 'GET']);
+		expect(unchanged.items).toEqual([expect.objectContaining({ id: ann.id, outcome: 'unchanged' })]);
+		await world().clearRequests();
+
+		const created = await world().runNode(upsert({ email: 'nobody.upsert@example.com', firstName: 'Neu' }), world().pat());
+		expect((await world().requests()).map(wire)[2]).toEqual({ method: 'POST', path: '/crm', query: '', headers: json(), body: { email: 'nobody.upsert@example.com', firstName: 'Neu' } });
+		expect(created.items).toEqual([expect.objectContaining({ email: 'nobody.upsert@example.com', outcome: 'created' })]);
+		expect(await stored(String(ann.id))).toMatchObject({ firstName: 'Ann', lastName: 'Upsert', additionalData: { plan: 'basic' } });
+	});
+
+	test('without an email it is refused before any write', async () => {
+		const { error } = await world().runNode({ resource: 'contact', operation: 'upsert', contactFields: defineBelow({ firstName: 'NoMail' }) }, world().pat());
+		expect(error?.message).toBe('Create or Update needs an email to find the contact');
+		expect((await world().requests()).map((request) => request.path)).toEqual(['/v4/data-field']);
+	});
+});
+
+describe('Booking → contact enrichment across the two nodes', () => {
+	test('a booking fills the empty fields of the contact of its email and keeps the others; the CRM node reads it by attendee', async () => {
+		const contact = await createContact({ email: 'grace.enrich@example.com', firstName: 'G.', tags: ['lead'] });
+		const meetingTypeId = await world().createMeetingType('Enrichment Call');
+		const { outputs, error } = await world().runChain(
+			[
+				{
+					name: 'Book',
+					parameters: { resource: 'booking', operation: 'create', meetingTypeId: byId(meetingTypeId), start: '2027-03-03T10:00:00+01:00', email: 'Grace.Enrich@example.com', firstName: 'Grace', lastName: 'Hopper' },
+				},
+				{ name: 'Appointment', parameters: { resource: 'appointment', operation: 'get', appointmentId: byId('={{ $json.appointmentId }}') } },
+				{ name: 'Contact', parameters: { resource: 'contact', operation: 'get', getBy: 'attendeeId', attendeeId: '={{ $json.attendees[0].id }}' } },
+			],
+			world().pat(),
+		);
+		expect(error).toBeUndefined();
+		expect(outputs.Contact).toEqual([
+			expect.objectContaining({
+				id: contact.id,
+				email: 'grace.enrich@example.com',
+				firstName: 'G.',
+				lastName: 'Hopper',
+				tags: ['lead'],
+				appointments: [expect.objectContaining({ id: outputs.Book[0].appointmentId, start: '2027-03-03T09:00:00.000Z' })],
+			}),
+		]);
 	});
 });
