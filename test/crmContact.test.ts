@@ -259,3 +259,28 @@ describe('Booking → contact enrichment across the two nodes', () => {
 		]);
 	});
 });
+
+describe('Contact: Get Activity', () => {
+	test('reads cursor pages of at most 50, filtered by type, newest first', async () => {
+		const meetingTypeId = await world().createMeetingType('Activity Call');
+		const first = await world().bookAppointment(meetingTypeId, '2027-03-04T10:00:00+01:00', 'Act', 'Ivity');
+		const second = await world().bookAppointment(meetingTypeId, '2027-03-05T10:00:00+01:00', 'Act', 'Ivity');
+		const contactId = String((first.attendees as IDataObject[])[0].contactId);
+		const { items, error } = await world().runNode(
+			{ resource: 'contact', operation: 'getActivity', contactId: byId(contactId), activityTypes: ['meeting', 'note'], returnAll: true },
+			world().pat(),
+		);
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: `/crm/contacts/${contactId}/activity`, query: 'types=meeting&types=note&limit=50', headers: world().patHeaders(), body: null },
+		]);
+		expect(items.map((item) => [item.type, item.appointmentId])).toEqual([
+			['meeting', second.id],
+			['meeting', first.id],
+		]);
+		await world().clearRequests();
+		const one = await world().runNode({ resource: 'contact', operation: 'getActivity', contactId: byId(contactId), limit: 1 }, world().pat());
+		expect((await world().requests()).map((request) => request.query)).toEqual(['limit=1']);
+		expect(one.items.map((item) => item.appointmentId)).toEqual([second.id]);
+	});
+});

@@ -78,6 +78,21 @@ export const contacts: Group = {
 		store.contacts.delete(visibleContact(store, actor, params.id).id);
 	},
 
+	/** Newest first; the cursor is the position of the next item. Meetings only: the other kinds are not kept by this sandbox. */
+	getContactActivity: ({ actor, params, query, store }) => {
+		const contact = visibleContact(store, actor, params.id);
+		const types = (query.types as string[] | undefined) ?? [];
+		const all = meetings(store, contact)
+			.appointments.map(({ id, start, isCancelled, meetingTypeId }) => ({ type: 'meeting', occurredAt: start, appointmentId: id, meetingTypeId, isCancelled }))
+			.filter((activity) => !types.length || types.includes(activity.type))
+			.reverse();
+		const from = query.cursor === undefined ? 0 : Number(Buffer.from(String(query.cursor), 'base64url').toString());
+		if (!Number.isInteger(from) || from < 0) throw apiError(400, ['cursor is not valid']);
+		const end = from + ((query.limit as number | undefined) ?? 30);
+		const hasMore = end < all.length;
+		return { items: all.slice(from, end), nextCursor: hasMore ? Buffer.from(String(end)).toString('base64url') : null, hasMore };
+	},
+
 	bulkImportContacts: (call) => {
 		takeBulkCall(call, 'import');
 		const rows = call.body.contacts as Fields[];

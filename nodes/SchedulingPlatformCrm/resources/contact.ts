@@ -15,6 +15,7 @@ export const contactLocator = locator('searchContacts', 'e.g. 6f1c2a7e-1b2c-4d5e
 const IMPORT_BATCH = 1000;
 const DELETE_BATCH = 500;
 const BULK_CALLS_PER_MINUTE = 3;
+const ACTIVITY_PAGE = 50;
 
 const contactOf = (answer: unknown) => (answer as { item: IDataObject }).item;
 
@@ -157,6 +158,13 @@ export const contactOperations: ResourceDefinitions = {
 		output: (answer) => [contactOf(answer)],
 	},
 	delete: { method: 'DELETE', path: '/crm/{id}', pathParams: { id: 'contactId' } },
+	getActivity: {
+		method: 'GET',
+		path: '/crm/contacts/{id}/activity',
+		pathParams: { id: 'contactId' },
+		query: { types: 'activityTypes' },
+		pagination: { style: 'cursor', itemsKey: 'items', maxPageSize: ACTIVITY_PAGE },
+	},
 	deleteMany: {
 		method: 'POST',
 		path: '/crm/bulk-delete',
@@ -239,6 +247,7 @@ export const contactProperties: INodeProperties[] = [
 			{ name: 'Delete', value: 'delete', description: 'Delete a contact for good', action: 'Delete a contact' },
 			{ name: 'Delete Many', value: 'deleteMany', description: 'Delete the contacts of all input items, 500 per call', action: 'Delete many contacts' },
 			{ name: 'Get', value: 'get', description: 'Get a contact by its ID or by the ID of an attendee', action: 'Get a contact' },
+			{ name: 'Get Activity', value: 'getActivity', description: 'List what happened with a contact, newest first', action: 'Get the activity of a contact' },
 			{ name: 'Get Many', value: 'getAll', description: 'List contacts, filtered by text, tags or owner', action: 'Get many contacts' },
 			{
 				name: 'Import Many',
@@ -267,7 +276,7 @@ export const contactProperties: INodeProperties[] = [
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		displayOptions: show(['delete', 'deleteMany', 'update']),
+		displayOptions: show(['delete', 'deleteMany', 'getActivity', 'update']),
 		description: 'The contact to work on. Type to search names, emails and phone numbers.',
 		...contactLocator,
 	},
@@ -384,11 +393,20 @@ export const contactProperties: INodeProperties[] = [
 		],
 	},
 	{
+		displayName: 'Activity Types',
+		name: 'activityTypes',
+		type: 'multiOptions',
+		options: ['communication', 'conversation', 'email', 'form', 'meeting', 'note', 'task'].map((value) => ({ name: value[0].toUpperCase() + value.slice(1), value })),
+		default: [],
+		displayOptions: show(['getActivity']),
+		description: 'Only these kinds of activity; none picked: all',
+	},
+	{
 		displayName: 'Return All',
 		name: 'returnAll',
 		type: 'boolean',
 		default: false,
-		displayOptions: show(['getAll']),
+		displayOptions: show(['getActivity', 'getAll']),
 		description: 'Whether to return all results or only up to a given limit',
 	},
 	{
@@ -397,7 +415,7 @@ export const contactProperties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: 50,
-		displayOptions: { show: { resource: ['contact'], operation: ['getAll'], returnAll: [false] } },
+		displayOptions: { show: { resource: ['contact'], operation: ['getActivity', 'getAll'], returnAll: [false] } },
 		description: 'Max number of results to return',
 	},
 	{
