@@ -4,6 +4,7 @@ import availability from './contract/availability.json';
 import booking from './contract/booking.json';
 import calendarAndLinks from './contract/calendarAndLinks.json';
 import communications from './contract/communications.json';
+import crmContact from './contract/crmContact.json';
 import crmCompanies from './contract/crmCompanies.json';
 import crmSettings from './contract/crmSettings.json';
 import deals from './contract/deals.json';
@@ -86,6 +87,7 @@ const contract: Contract = [
 	availability,
 	booking,
 	calendarAndLinks,
+	crmContact,
 	crmCompanies,
 	deals,
 	pipelines,

@@ -212,10 +212,28 @@ export interface Contact {
 	crmCompanyId: string | null;
 	accountOwnerId: string | null;
 	additionalData: Record<string, unknown>;
-	address: { line1?: string; line2?: string; city?: string; zip?: string; country?: string } | null;
+	address: { line1?: string; line2?: string; line3?: string; city?: string; zip?: string; country?: string } | null;
 	title: string | null;
+	employer: string | null;
+	seniority: string | null;
+	function: string | null;
+	location: string | null;
+	noShowCount: number;
 	createdAt: string;
 	updatedAt: string;
+}
+
+/** A contact data field (api-reference §3 Data Fields): its `name` is the key in a contact's additionalData. */
+export interface DataField {
+	id: number;
+	companyId: string;
+	name: string;
+	label: string;
+	fieldType: string;
+	required: boolean;
+	hidden: boolean;
+	options: Array<{ label: string; value: string }>;
+	order: number;
 }
 
 /** A CRM company (api-reference §3 Companies); `companyId` is the tenant, as on every CRM record. */
@@ -444,6 +462,10 @@ export class Store {
 	/** The id of each booking page link, by meeting type and host: kept, so a link keeps its id. */
 	private readonly bookingLinkIds = new Map<string, string>();
 	readonly contacts = new Map<string, Contact>();
+	readonly dataFields = new Map<number, DataField>();
+	nextDataFieldId = 1;
+	/** When each bulk call (import, delete) of a credential was accepted, by `<credential> <operationId>`: 3 per minute. */
+	readonly bulkCalls = new Map<string, number[]>();
 	readonly crmCompanies = new Map<string, CrmCompany>();
 	readonly pipelines = new Map<string, Pipeline>();
 	readonly deals = new Map<string, Deal>();

@@ -6,7 +6,17 @@ import { executeDefinitions } from '../shared/executor';
 import { searchActingUsers, searchUsers } from '../shared/listSearch';
 import { requestOptionsProperty } from '../shared/parallel';
 import { getCustomFields } from './customFields';
-import { getLostReasons, getPipelineStages, searchCompanies, searchContacts, searchDeals, searchPipelines, searchTasks } from './listSearch';
+import {
+	getLostReasons,
+	getPipelineStages,
+	searchCompanies,
+	searchContacts,
+	searchDataFields,
+	searchDeals,
+	searchPipelines,
+	searchTasks,
+} from './listSearch';
+import { getContactFields } from './resourceMapping';
 import { contactOperations, contactProperties } from './resources/contact';
 import { dataFieldOperations, dataFieldProperties } from './resources/dataField';
 import { companyOperations, companyProperties } from './resources/company';
@@ -81,9 +91,18 @@ export class SchedulingPlatformCrm implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchActingUsers, searchUsers, searchCompanies, searchContacts, searchDeals, searchPipelines, searchTasks },
+		listSearch: {
+			searchActingUsers,
+			searchUsers,
+			searchCompanies,
+			searchContacts,
+			searchDataFields,
+			searchDeals,
+			searchPipelines,
+			searchTasks,
+		},
 		loadOptions: { getLostReasons, getPipelineStages },
-		resourceMapping: { getCustomFields },
+		resourceMapping: { getContactFields, getCustomFields },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

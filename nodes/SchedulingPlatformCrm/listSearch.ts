@@ -14,12 +14,14 @@ interface PageList {
 	itemsKey: string;
 	/** The query parameter the API searches with; none: the filter is applied to each page here. */
 	searchParam?: string;
+	/** Other query parameters, such as the order. */
+	query?: IDataObject;
 	option: (item: IDataObject) => INodePropertyOptions;
 }
 
 async function searchPage(ctx: ILoadOptionsFunctions, list: PageList, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const page = Number(paginationToken ?? 1);
-	const qs: IDataObject = { page, limit: MAX_PAGE_SIZE };
+	const qs: IDataObject = { page, limit: MAX_PAGE_SIZE, ...list.query };
 	if (filter && list.searchParam) qs[list.searchParam] = filter;
 	const answer = (await apiRequest(ctx, 0, { method: 'GET', path: list.path, qs })) as IDataObject;
 	const options = ((answer[list.itemsKey] ?? []) as IDataObject[]).map(list.option);
@@ -37,7 +39,8 @@ function contactName(row: IDataObject): INodePropertyOptions {
 }
 
 export async function searchContacts(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	return await searchPage(this, { path: '/crm', itemsKey: 'result', searchParam: 'searchTerm', option: contactName }, filter, paginationToken);
+	const query = { sortBy: 'lastName', sortOrder: 'ASC' };
+	return await searchPage(this, { path: '/crm', itemsKey: 'result', searchParam: 'searchTerm', query, option: contactName }, filter, paginationToken);
 }
 
 export async function searchCompanies(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
@@ -105,4 +108,18 @@ export async function getLostReasons(this: ILoadOptionsFunctions): Promise<INode
 	return ((settings.reasons ?? []) as IDataObject[])
 		.filter((reason) => !reason.archived)
 		.map((reason) => ({ name: String(reason.label), value: String(reason.key) }));
+}
+
+/** The company's data fields, in their order. */
+export async function searchDataFields(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const offset = Number(paginationToken ?? 0);
+	const answer = (await apiRequest(this, 0, { method: 'GET', path: '/v4/data-field', qs: { limit: MAX_PAGE_SIZE, offset } })) as IDataObject;
+	const fields = (answer.dataFields ?? []) as IDataObject[];
+	const next = offset + fields.length;
+	return {
+		results: fields
+			.filter((field) => matches(filter, field.label, field.name, field.id))
+			.map((field) => ({ name: `${String(field.label)} (${String(field.name)}, ${String(field.fieldType)})`, value: String(field.id) })),
+		paginationToken: fields.length === MAX_PAGE_SIZE && next < Number(answer.total ?? 0) ? String(next) : undefined,
+	};
 }

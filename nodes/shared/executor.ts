@@ -171,7 +171,8 @@ class ItemRun {
 		return await answer;
 	}
 
-	async run(definition: OperationDefinition): Promise<IDataObject[]> {
+	/** The item's call: its request built, checked and prepared, not sent yet. */
+	async prepared(definition: OperationDefinition): Promise<OperationCall> {
 		const call: OperationCall = {
 			request: {
 				method: definition.method,
@@ -180,15 +181,23 @@ class ItemRun {
 				qs: this.collect(definition.query),
 				body: definition.method === 'GET' || definition.method === 'DELETE' ? undefined : this.collect(definition.body),
 				needsUserContext: definition.needsUserContext,
+				callsPerMinute: definition.callsPerMinute,
 			},
 			values: this.collect(definition.values),
 			...this.reader(),
 			lookup: async (request) => await this.lookup(request),
 			fail: (message, advice) => this.stop(message, advice),
+			send: async (request) => await apiRequest(this.ctx, this.itemIndex, request),
 		};
 		const problem = definition.check?.(call.request, call);
 		if (problem) this.refuse(problem);
 		await definition.prepare?.(call);
+		return call;
+	}
+
+	async run(definition: OperationDefinition): Promise<IDataObject[]> {
+		const call = await this.prepared(definition);
+		if (definition.perform) return await definition.perform(call);
 		if (definition.pagination) {
 			const limit = this.read('returnAll') === true ? undefined : (this.read('limit') as number);
 			return await fetchMany(this.ctx, this.itemIndex, call.request, definition.pagination, limit);
@@ -250,6 +259,7 @@ export async function executeDefinitions(
 	const parallel = new ItemRun(ctx, 0, shown, lookups).read(definition.method === 'GET' ? 'requestOptions.parallelReads' : 'requestOptions.parallelWrites');
 	const limit = (parallel as number | undefined) ?? (definition.method === 'GET' ? PARALLEL_READS : PARALLEL_WRITES);
 	const continueOnFail = ctx.continueOnFail();
+	if (definition.batch) return await runBatches(ctx, definition, count, (itemIndex) => new ItemRun(ctx, itemIndex, shown, lookups), continueOnFail);
 	let stopped = false;
 	const outcomes = await inParallel<Outcome>(count, limit, async (itemIndex) => {
 		try {
@@ -263,4 +273,45 @@ export async function executeDefinitions(
 	const failure = continueOnFail ? undefined : firstFailure(outcomes);
 	if (failure) throw failure;
 	return [outcomes.flatMap((outcome, itemIndex) => (outcome && 'error' in outcome ? [errorItem(outcome.error, itemIndex)] : (outcome?.items ?? [])))];
+}
+
+/**
+ * Items sent together (definition.batch): every item's request is built and checked first (a bad item fails
+ * alone), then the calls go one after the other, each with up to `size` items; each item gets its own output.
+ * A failed call fails its items (Continue On Fail) or the node.
+ */
+async function runBatches(
+	ctx: IExecuteFunctions,
+	definition: OperationDefinition,
+	count: number,
+	itemRun: (itemIndex: number) => ItemRun,
+	continueOnFail: boolean,
+): Promise<INodeExecutionData[][]> {
+	const { size, wrap, split } = definition.batch!;
+	const out = new Map<number, INodeExecutionData>();
+	const fail = (error: unknown, itemIndex: number) => {
+		const nodeError = asNodeError(ctx, error as Error, itemIndex);
+		if (!continueOnFail) throw nodeError;
+		out.set(itemIndex, errorItem(nodeError, itemIndex));
+	};
+	const calls: Array<{ itemIndex: number; call: OperationCall }> = [];
+	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		try {
+			calls.push({ itemIndex, call: await itemRun(itemIndex).prepared(definition) });
+		} catch (error) {
+			fail(error, itemIndex);
+		}
+	}
+	for (let start = 0; start < calls.length; start += size) {
+		const chunk = calls.slice(start, start + size);
+		const bodies = chunk.map(({ call }) => call.request.body ?? {});
+		const [{ itemIndex: first, call }] = chunk;
+		try {
+			const answer = await apiRequest(ctx, first, { ...call.request, body: wrap(bodies, call) });
+			split(answer, bodies).forEach((json, index) => out.set(chunk[index].itemIndex, { json, pairedItem: { item: chunk[index].itemIndex } }));
+		} catch (error) {
+			for (const { itemIndex } of chunk) fail(error, itemIndex);
+		}
+	}
+	return [[...out.keys()].sort((a, b) => a - b).map((itemIndex) => out.get(itemIndex)!)];
 }

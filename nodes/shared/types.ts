@@ -38,6 +38,8 @@ export interface OperationCall extends InputReader {
 	lookup(request: ApiRequest): Promise<unknown>;
 	/** Stops the item after reading the API: what happened, and what to do about it. */
 	fail(message: string, advice: string): never;
+	/** Sends another request through the transport (not kept: each call reads or writes anew); for `perform`. */
+	send(request: ApiRequest): Promise<unknown>;
 }
 
 /** One operation of a resource group, as data: the executor turns it into a request. */
@@ -71,6 +73,23 @@ export interface OperationDefinition {
 	prepare?: (call: OperationCall) => Promise<void>;
 	/** Picks the output items from the answer; by default an array gives one item per element. */
 	output?: (answer: unknown, call: OperationCall) => IDataObject[];
+	/**
+	 * Instead of sending the built request once: the item's own requests through `call.send` (search, then
+	 * write or not), returning its output items.
+	 */
+	perform?: (call: OperationCall) => Promise<IDataObject[]>;
+	/**
+	 * Items sent together: each item's request is built and checked alone (a bad item fails alone), then the
+	 * bodies of up to `size` items go in one request whose body `wrap` makes from them (the first item's call
+	 * reads the node's other fields); `split` returns one output per item of the call, in order.
+	 */
+	batch?: {
+		size: number;
+		wrap: (bodies: IDataObject[], call: OperationCall) => IDataObject;
+		split: (answer: unknown, bodies: IDataObject[]) => IDataObject[];
+	};
+	/** The endpoint's own limit (bulk calls: 3 per minute): the transport spaces its calls to stay under it. */
+	callsPerMinute?: number;
 }
 
 export type ResourceDefinitions = Record<string, OperationDefinition>;

@@ -11,6 +11,8 @@ import { communications } from './communications';
 import { crmCompanies } from './crmCompanies';
 import { crmSettings } from './crmSettings';
 import { deals } from './deals';
+import { contacts } from './contacts';
+import { dataFields } from './dataFields';
 import { handoff } from './handoff';
 import { meetingTypes } from './meetingTypes';
 import { notes } from './notes';
@@ -40,4 +42,6 @@ export const handlers: Group = {
 	...deals,
 	...pipelines,
 	...crmSettings,
+	...contacts,
+	...dataFields,
 };

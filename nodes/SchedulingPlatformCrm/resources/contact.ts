@@ -1,8 +1,472 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ResourceDefinitions } from '../../shared/types';
+import { uuidValidation } from '../../shared/inputChecks';
+import { locator, userLocator } from '../../shared/locators';
+import type { OperationCall, OperationDefinition, ResourceDefinitions } from '../../shared/types';
+import { contactBody } from '../contactFields';
 
-/** Contact (api-reference §3): to be built (issue 9). */
-export const contactOperations: ResourceDefinitions = {};
+/**
+ * Contact (api-reference §3). The API answers a contact as { item, appointments }: the node outputs the
+ * contact itself. Create does not deduplicate; Create or Update finds the contact of the email first.
+ */
 
-export const contactProperties: INodeProperties[] = [];
+export const contactLocator = locator('searchContacts', 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc', uuidValidation('Contact ID'));
+
+const IMPORT_BATCH = 1000;
+const DELETE_BATCH = 500;
+const BULK_CALLS_PER_MINUTE = 3;
+const ACTIVITY_PAGE = 50;
+
+const contactOf = (answer: unknown) => (answer as { item: IDataObject }).item;
+
+/** The mapped contact fields join the body built from the other fields. */
+function withContactFields(operation: string, clear = false): Pick<OperationDefinition, 'prepare'> {
+	return {
+		prepare: async (call) => {
+			Object.assign(call.request.body!, await contactBody(call, operation, clear));
+		},
+	};
+}
+
+/** Items with the same email run one after the other (across items running in parallel), so a new email is created once. */
+const inFlight = new Map<string, Promise<unknown>>();
+
+async function oneAtATime<T>(key: string, run: () => Promise<T>): Promise<T> {
+	const mine = (inFlight.get(key) ?? Promise.resolve()).catch(() => undefined).then(run);
+	inFlight.set(key, mine);
+	try {
+		return await mine;
+	} finally {
+		if (inFlight.get(key) === mine) inFlight.delete(key);
+	}
+}
+
+/** The contacts whose email is exactly this one, ignoring case: the API's search is a substring search, page by page. */
+async function contactsWithEmail(call: OperationCall, email: string): Promise<IDataObject[]> {
+	const found: IDataObject[] = [];
+	for (let page = 1; ; page++) {
+		const answer = (await call.send({ method: 'GET', path: '/crm', qs: { searchTerm: email, page, limit: 100 } })) as IDataObject;
+		const rows = ((answer.result ?? []) as IDataObject[]).map(contactOf);
+		found.push(...rows.filter((contact) => String(contact.email ?? '').toLowerCase() === email.toLowerCase()));
+		if (page >= Number(answer.totalPages ?? 0)) return found;
+	}
+}
+
+const sameList = (a: unknown, b: unknown) => JSON.stringify([...((a as unknown[]) ?? [])].sort()) === JSON.stringify([...((b as unknown[]) ?? [])].sort());
+
+/** What of the wanted fields differs from the contact (an email differing only in case does not; additionalData key by key). */
+function changes(contact: IDataObject, wanted: IDataObject): IDataObject {
+	const result: IDataObject = {};
+	for (const [key, value] of Object.entries(wanted)) {
+		if (key === 'additionalData') {
+			const stored = (contact.additionalData ?? {}) as IDataObject;
+			const data = Object.fromEntries(Object.entries(value as IDataObject).filter(([name, v]) => JSON.stringify(stored[name]) !== JSON.stringify(v)));
+			if (Object.keys(data).length) result.additionalData = data;
+		} else if (key === 'email' ? String(contact.email ?? '').toLowerCase() !== String(value).toLowerCase() : key === 'tags' ? !sameList(contact.tags, value) : contact[key] !== value) {
+			result[key] = value;
+		}
+	}
+	return result;
+}
+
+/** Create or Update: the contact of the email (the oldest when several share it) gets only what differs; none is created. */
+async function createOrUpdate(call: OperationCall): Promise<IDataObject[]> {
+	const wanted = call.request.body!;
+	const email = String(wanted.email);
+	return await oneAtATime(email.toLowerCase(), async () => {
+		const [found] = (await contactsWithEmail(call, email)).sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)));
+		if (!found) return [{ ...contactOf(await call.send({ method: 'POST', path: '/crm', body: wanted })), outcome: 'created' }];
+		const changed = changes(found, wanted);
+		if (!Object.keys(changed).length) return [{ ...found, outcome: 'unchanged' }];
+		const updated = await call.send({ method: 'PATCH', path: '/crm/{id}', pathParams: { id: String(found.id) }, body: changed });
+		return [{ ...contactOf(updated), outcome: 'updated' }];
+	});
+}
+
+/** Update's tags: replaced, or the given ones added to or removed from the contact's current tags. */
+async function updateTags(call: OperationCall): Promise<void> {
+	const body = call.request.body!;
+	const mode = call.read('updateFields.tagsMode') ?? 'replace';
+	if (body.tags === undefined || mode === 'replace') return;
+	const answer = await call.send({ method: 'GET', path: '/crm/details', qs: { contactId: call.request.pathParams!.id } });
+	const current = (contactOf(answer).tags ?? []) as string[];
+	const given = body.tags as string[];
+	body.tags = mode === 'add' ? [...current, ...given.filter((tag) => !current.includes(tag))] : current.filter((tag) => !given.includes(tag));
+}
+
+export const contactOperations: ResourceDefinitions = {
+	create: {
+		method: 'POST',
+		path: '/crm',
+		body: {
+			tags: 'additionalFields.tags',
+			accountOwnerId: 'additionalFields.accountOwnerId',
+			crmCompanyId: { param: 'additionalFields.crmCompanyId', check: 'uuid' },
+		},
+		...withContactFields('create'),
+		output: (answer) => [contactOf(answer)],
+	},
+	upsert: {
+		method: 'POST',
+		path: '/crm',
+		body: {
+			tags: 'additionalFields.tags',
+			accountOwnerId: 'additionalFields.accountOwnerId',
+			crmCompanyId: { param: 'additionalFields.crmCompanyId', check: 'uuid' },
+		},
+		prepare: async (call) => {
+			Object.assign(call.request.body!, await contactBody(call, 'upsert', false));
+			if (!call.request.body!.email) call.fail('Create or Update needs an email to find the contact', 'Map the Email field in Contact Fields (or give the input items an "email" field with "Map Automatically").');
+		},
+		perform: createOrUpdate,
+	},
+	get: {
+		method: 'GET',
+		path: '/crm/details',
+		query: { contactId: 'contactId', attendeeId: 'attendeeId' },
+		output: (answer) => [{ ...contactOf(answer), appointments: (answer as IDataObject).appointments }],
+	},
+	getAll: {
+		method: 'GET',
+		path: '/crm',
+		query: {
+			searchTerm: 'filters.searchTerm',
+			tags: 'filters.tags',
+			ownerId: 'filters.ownerId',
+			sortBy: 'sort.sortBy',
+			sortOrder: 'sort.sortOrder',
+		},
+		pagination: {
+			style: 'page1',
+			pick: (answer) =>
+				(((answer as IDataObject).result ?? []) as IDataObject[]).map((row) => ({ ...contactOf(row), appointments: row.appointments, nextAppointmentIso: row.nextAppointmentIso })),
+		},
+	},
+	update: {
+		method: 'PATCH',
+		path: '/crm/{id}',
+		pathParams: { id: 'contactId' },
+		body: {
+			tags: 'updateFields.tags',
+			accountOwnerId: 'updateFields.accountOwnerId',
+			crmCompanyId: { param: 'updateFields.crmCompanyId', check: 'uuid' },
+		},
+		prepare: async (call) => {
+			Object.assign(call.request.body!, await contactBody(call, 'update', true));
+			await updateTags(call);
+		},
+		output: (answer) => [contactOf(answer)],
+	},
+	delete: { method: 'DELETE', path: '/crm/{id}', pathParams: { id: 'contactId' } },
+	getActivity: {
+		method: 'GET',
+		path: '/crm/contacts/{id}/activity',
+		pathParams: { id: 'contactId' },
+		query: { types: 'activityTypes' },
+		pagination: { style: 'cursor', itemsKey: 'items', maxPageSize: ACTIVITY_PAGE },
+	},
+	deleteMany: {
+		method: 'POST',
+		path: '/crm/bulk-delete',
+		body: { contactId: { param: 'contactId', check: 'required' } },
+		callsPerMinute: BULK_CALLS_PER_MINUTE,
+		batch: {
+			size: DELETE_BATCH,
+			wrap: (bodies) => ({ contactIds: bodies.map((body) => body.contactId) }),
+			split: (answer, bodies) => bodies.map((body) => ({ contactId: body.contactId, call: answer as IDataObject })),
+		},
+	},
+	importMany: {
+		method: 'POST',
+		path: '/crm/bulk',
+		body: {
+			tags: 'importFields.tags',
+			accountOwnerEmail: { param: 'importFields.accountOwnerEmail', check: 'email' },
+			crmCompanyRef: 'importFields.crmCompanyRef',
+		},
+		...withContactFields('importMany'),
+		callsPerMinute: BULK_CALLS_PER_MINUTE,
+		batch: {
+			size: IMPORT_BATCH,
+			wrap: (bodies, call) => ({ contacts: bodies, updateExisting: call.read('existingContacts') !== 'skip' }),
+			split: (answer, bodies) => {
+				const { issues = [], ...counts } = answer as IDataObject & { issues?: Array<{ index: number; message: string }> };
+				return bodies.map((body, index) => {
+					const problem = issues.find((issue) => issue.index === index)?.message;
+					return { email: body.email ?? null, accepted: !problem, ...(problem && { problem }), call: { rows: bodies.length, ...counts } };
+				});
+			},
+		},
+	},
+};
+
+const show = (operation: string[]) => ({ show: { resource: ['contact'], operation } });
+
+const tagsField: INodeProperties = {
+	displayName: 'Tags',
+	name: 'tags',
+	type: 'string',
+	typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Tag' },
+	default: [],
+	description: 'Tags of the contact (an expression may give a list of texts, or one text with commas)',
+};
+
+const ownerField: INodeProperties = {
+	displayName: 'Account Owner',
+	name: 'accountOwnerId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	description: 'The user of the company who owns the contact',
+	...userLocator,
+};
+
+const companyField: INodeProperties = {
+	displayName: 'Company ID',
+	name: 'crmCompanyId',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc',
+	description: 'ID of the CRM company the contact works for',
+};
+
+export const contactProperties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['contact'] } },
+		options: [
+			{ name: 'Create', value: 'create', description: 'Create a contact (a second one with the same email is a second contact)', action: 'Create a contact' },
+			{
+				name: 'Create or Update',
+				value: 'upsert',
+				description: 'Create a new record, or update the current one if it already exists (upsert)',
+				action: 'Create or update a contact',
+			},
+			{ name: 'Delete', value: 'delete', description: 'Delete a contact for good', action: 'Delete a contact' },
+			{ name: 'Delete Many', value: 'deleteMany', description: 'Delete the contacts of all input items, 500 per call', action: 'Delete many contacts' },
+			{ name: 'Get', value: 'get', description: 'Get a contact by its ID or by the ID of an attendee', action: 'Get a contact' },
+			{ name: 'Get Activity', value: 'getActivity', description: 'List what happened with a contact, newest first', action: 'Get the activity of a contact' },
+			{ name: 'Get Many', value: 'getAll', description: 'List contacts, filtered by text, tags or owner', action: 'Get many contacts' },
+			{
+				name: 'Import Many',
+				value: 'importMany',
+				description: 'Import the contacts of all input items, 1,000 per call (3 calls per minute)',
+				action: 'Import many contacts',
+			},
+			{ name: 'Update', value: 'update', description: 'Change fields, tags and data fields of a contact', action: 'Update a contact' },
+		],
+		default: 'create',
+	},
+	{
+		displayName: 'Get By',
+		name: 'getBy',
+		type: 'options',
+		options: [
+			{ name: 'Contact', value: 'contactId' },
+			{ name: 'Attendee ID', value: 'attendeeId', description: 'The attendee of a booking: its contact' },
+		],
+		default: 'contactId',
+		displayOptions: show(['get']),
+	},
+	{
+		displayName: 'Contact',
+		name: 'contactId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		displayOptions: show(['delete', 'deleteMany', 'getActivity', 'update']),
+		description: 'The contact to work on. Type to search names, emails and phone numbers.',
+		...contactLocator,
+	},
+	{
+		displayName: 'Contact',
+		name: 'contactId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		displayOptions: { show: { resource: ['contact'], operation: ['get'], getBy: ['contactId'] } },
+		description: 'The contact to get. Type to search names, emails and phone numbers.',
+		...contactLocator,
+	},
+	{
+		displayName: 'Attendee ID',
+		name: 'attendeeId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+		displayOptions: { show: { resource: ['contact'], operation: ['get'], getBy: ['attendeeId'] } },
+		description: 'ID of an attendee of a booking (from an appointment\'s attendees)',
+	},
+	{
+		displayName: 'Contact Fields',
+		name: 'contactFields',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		required: true,
+		displayOptions: show(['create', 'upsert', 'update', 'importMany']),
+		typeOptions: {
+			loadOptionsDependsOn: ['operation'],
+			resourceMapper: {
+				resourceMapperMethod: 'getContactFields',
+				mode: 'add',
+				fieldWords: { singular: 'field', plural: 'fields' },
+				addAllFields: false,
+				supportAutoMap: true,
+				noFieldsError: 'No contact fields found',
+			},
+		},
+		description: 'The contact\'s fields and the company\'s data fields. "Map Automatically" takes the input fields of the same names.',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['create', 'upsert']),
+		options: [ownerField, companyField, tagsField],
+	},
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['update']),
+		options: [
+			ownerField,
+			companyField,
+			tagsField,
+			{
+				displayName: 'Tags Mode',
+				name: 'tagsMode',
+				type: 'options',
+				options: [
+					{ name: 'Replace', value: 'replace', description: 'The contact gets exactly these tags' },
+					{ name: 'Add', value: 'add', description: 'These tags are added to the contact\'s tags' },
+					{ name: 'Remove', value: 'remove', description: 'These tags are removed from the contact\'s tags' },
+				],
+				default: 'replace',
+				description: 'What the Tags do to the contact\'s current tags',
+			},
+		],
+	},
+	{
+		displayName: 'Existing Contacts',
+		name: 'existingContacts',
+		type: 'options',
+		options: [
+			{ name: 'Update', value: 'update', description: 'A row whose email belongs to a contact updates that contact' },
+			{ name: 'Skip', value: 'skip', description: 'A row whose email belongs to a contact is left out' },
+		],
+		default: 'update',
+		displayOptions: show(['importMany']),
+	},
+	{
+		displayName: 'Import Fields',
+		name: 'importFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['importMany']),
+		options: [
+			{
+				displayName: 'Account Owner Email',
+				name: 'accountOwnerEmail',
+				type: 'string',
+				placeholder: 'name@email.com',
+				default: '',
+				description: 'Email of the user of the company who owns the contact',
+			},
+			{
+				displayName: 'Company (ID or Name)',
+				name: 'crmCompanyRef',
+				type: 'string',
+				default: '',
+				description: 'The CRM company the contact works for, by ID or name; an unknown name creates the company',
+			},
+			tagsField,
+		],
+	},
+	{
+		displayName: 'Activity Types',
+		name: 'activityTypes',
+		type: 'multiOptions',
+		options: ['communication', 'conversation', 'email', 'form', 'meeting', 'note', 'task'].map((value) => ({ name: value[0].toUpperCase() + value.slice(1), value })),
+		default: [],
+		displayOptions: show(['getActivity']),
+		description: 'Only these kinds of activity; none picked: all',
+	},
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		displayOptions: show(['getActivity', 'getAll']),
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 50,
+		displayOptions: { show: { resource: ['contact'], operation: ['getActivity', 'getAll'], returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: show(['getAll']),
+		options: [
+			{ ...ownerField, name: 'ownerId', description: 'Only contacts this user owns' },
+			{
+				displayName: 'Search Term',
+				name: 'searchTerm',
+				type: 'string',
+				default: '',
+				description: 'Part of a name, email or phone number (not an exact email match)',
+			},
+			{ ...tagsField, description: 'Only contacts with all of these tags' },
+		],
+	},
+	{
+		displayName: 'Sort',
+		name: 'sort',
+		type: 'collection',
+		placeholder: 'Add Sort',
+		default: {},
+		displayOptions: show(['getAll']),
+		options: [
+			{
+				displayName: 'Sort By',
+				name: 'sortBy',
+				type: 'options',
+				options: [
+					{ name: 'Created At', value: 'createdAt' },
+					{ name: 'Email', value: 'email' },
+					{ name: 'First Name', value: 'firstName' },
+					{ name: 'Last Name', value: 'lastName' },
+				],
+				default: 'createdAt',
+			},
+			{
+				displayName: 'Sort Order',
+				name: 'sortOrder',
+				type: 'options',
+				options: [
+					{ name: 'Ascending', value: 'ASC' },
+					{ name: 'Descending', value: 'DESC' },
+				],
+				default: 'DESC',
+			},
+		],
+	},
+];

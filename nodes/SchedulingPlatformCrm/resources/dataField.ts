@@ -1,8 +1,204 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ResourceDefinitions } from '../../shared/types';
+import { InputProblem } from '../../shared/inputChecks';
+import { locator } from '../../shared/locators';
+import type { Converter, ResourceDefinitions } from '../../shared/types';
 
-/** Data Field (api-reference §3): to be built (issue 9). */
-export const dataFieldOperations: ResourceDefinitions = {};
+/** Data Field (api-reference §3): the company's contact data fields; ids are numbers, the usage path has no /v4. */
 
-export const dataFieldProperties: INodeProperties[] = [];
+const dataFieldLocator = locator('searchDataFields', 'e.g. 12', [
+	{ type: 'regex', properties: { regex: '^(\\d+)?$', errorMessage: 'Data Field ID must be a number, such as 12' } },
+]);
+
+const FIELD_TYPES = [
+	'checkbox-multi',
+	'checkbox-single',
+	'date',
+	'date-of-birth',
+	'email',
+	'file',
+	'number',
+	'phone',
+	'radio',
+	'rating',
+	'scale',
+	'select',
+	'signature',
+	'slide',
+	'text-multi',
+	'text-single',
+	'time',
+	'url',
+	'yes-no',
+];
+
+/** Options of a choice field, from the fixed collection: [{ label, value }]. */
+const choiceOptions: Converter = (value) => ((value as IDataObject).option as IDataObject[] | undefined) ?? [];
+
+/** IDs in the new order: every data field once, numbers as numbers. */
+const fieldIds: Converter = (value) => {
+	const ids = value as string[];
+	const wrong = ids.find((id) => !/^\d+$/.test(id));
+	if (wrong !== undefined) throw new InputProblem(`must be data field IDs (numbers); "${wrong}" is not`);
+	return ids.map(Number);
+};
+
+export const dataFieldOperations: ResourceDefinitions = {
+	create: {
+		method: 'POST',
+		path: '/v4/data-field',
+		body: {
+			label: { param: 'label', check: { maxLength: 100 } },
+			fieldType: 'fieldType',
+			name: 'additionalFields.name',
+			required: 'additionalFields.required',
+			hidden: 'additionalFields.hidden',
+			options: { param: 'additionalFields.options', convert: choiceOptions },
+		},
+	},
+	getAll: { method: 'GET', path: '/v4/data-field', pagination: { style: 'offset', itemsKey: 'dataFields' } },
+	update: {
+		method: 'PATCH',
+		path: '/v4/data-field/{id}',
+		pathParams: { id: 'dataFieldId' },
+		body: {
+			label: { param: 'updateFields.label', check: { maxLength: 100 } },
+			required: 'updateFields.required',
+			hidden: 'updateFields.hidden',
+			options: { param: 'updateFields.options', convert: choiceOptions },
+		},
+	},
+	delete: { method: 'DELETE', path: '/v4/data-field/{id}', pathParams: { id: 'dataFieldId' } },
+	getUsage: { method: 'GET', path: '/data-field/{id}/usage', pathParams: { id: 'dataFieldId' } },
+	reorder: { method: 'PATCH', path: '/v4/data-field/reorder', body: { fieldIds: { param: 'fieldIds', check: 'required', convert: fieldIds } } },
+};
+
+const show = (operation: string[]) => ({ show: { resource: ['dataField'], operation } });
+
+const optionsField: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	default: {},
+	placeholder: 'Add Option',
+	description: 'The choices of a Select, Radio or Checkbox Multi field (required for them)',
+	options: [
+		{
+			displayName: 'Option',
+			name: 'option',
+			values: [
+				{ displayName: 'Label', name: 'label', type: 'string', default: '', description: 'What the form shows' },
+				{ displayName: 'Value', name: 'value', type: 'string', default: '', description: 'What is stored in the contact' },
+			],
+		},
+	],
+};
+
+const flags: INodeProperties[] = [
+	{ displayName: 'Hidden', name: 'hidden', type: 'boolean', default: false, description: 'Whether the field is hidden on booking forms' },
+	{ displayName: 'Required', name: 'required', type: 'boolean', default: false, description: 'Whether booking forms require the field' },
+];
+
+export const dataFieldProperties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['dataField'] } },
+		options: [
+			{ name: 'Create', value: 'create', description: 'Create a contact data field', action: 'Create a data field' },
+			{ name: 'Delete', value: 'delete', description: 'Delete a data field (contacts keep their values)', action: 'Delete a data field' },
+			{ name: 'Get Many', value: 'getAll', description: 'List the data fields in their order', action: 'Get many data fields' },
+			{ name: 'Get Usage', value: 'getUsage', description: 'Count the contacts that hold a value of a data field', action: 'Get the usage of a data field' },
+			{ name: 'Reorder', value: 'reorder', description: 'Put the data fields in a new order', action: 'Reorder data fields' },
+			{ name: 'Update', value: 'update', description: 'Change the label, flags or options of a data field', action: 'Update a data field' },
+		],
+		default: 'getAll',
+	},
+	{
+		displayName: 'Data Field',
+		name: 'dataFieldId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		displayOptions: show(['delete', 'getUsage', 'update']),
+		description: 'The data field to work on',
+		...dataFieldLocator,
+	},
+	{
+		displayName: 'Label',
+		name: 'label',
+		type: 'string',
+		required: true,
+		default: '',
+		displayOptions: show(['create']),
+		description: 'What forms and the CRM show, up to 100 characters',
+	},
+	{
+		displayName: 'Field Type',
+		name: 'fieldType',
+		type: 'options',
+		required: true,
+		options: FIELD_TYPES.map((value) => ({ name: value.replace(/(^|-)(\w)/g, (_, dash: string, letter: string) => `${dash ? ' ' : ''}${letter.toUpperCase()}`), value })),
+		default: 'text-single',
+		displayOptions: show(['create']),
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['create']),
+		options: [
+			...flags,
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. favouriteColour',
+				description: 'The key in contacts\' additional data; derived from the label when empty; cannot change later',
+			},
+			optionsField,
+		],
+	},
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['update']),
+		options: [...flags, { displayName: 'Label', name: 'label', type: 'string', default: '', description: 'What forms and the CRM show' }, optionsField],
+	},
+	{
+		displayName: 'Field IDs',
+		name: 'fieldIds',
+		type: 'string',
+		typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Field ID' },
+		required: true,
+		default: [],
+		displayOptions: show(['reorder']),
+		description: 'Every data field ID of the company once, in the new order (an expression may give a list)',
+	},
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		displayOptions: show(['getAll']),
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 50,
+		displayOptions: { show: { resource: ['dataField'], operation: ['getAll'], returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+];

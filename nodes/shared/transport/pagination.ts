@@ -24,6 +24,8 @@ export interface Pagination {
 	pick?: (answer: unknown) => IDataObject[];
 	/** Query parameter that carries the cursor (cursor style), e.g. "before". */
 	cursorParam?: string;
+	/** The endpoint's largest page when below 100 (the contact activity: 50). */
+	maxPageSize?: number;
 }
 
 export const MAX_PAGE_SIZE = 100;
@@ -73,12 +75,13 @@ export async function fetchMany(
 	limit?: number,
 ): Promise<IDataObject[]> {
 	const results: IDataObject[] = [];
-	const fixedSize = Math.min(MAX_PAGE_SIZE, limit ?? MAX_PAGE_SIZE);
+	const maxSize = pagination.maxPageSize ?? MAX_PAGE_SIZE;
+	const fixedSize = Math.min(maxSize, limit ?? maxSize);
 	const seen = new Set<string>();
 	let cursor: unknown;
 	for (let pageIndex = 0; ; pageIndex++) {
-		const remaining = limit === undefined ? MAX_PAGE_SIZE : limit - results.length;
-		const size = pagination.style === 'offset' || pagination.style === 'cursor' ? Math.min(MAX_PAGE_SIZE, remaining) : fixedSize;
+		const remaining = limit === undefined ? maxSize : limit - results.length;
+		const size = pagination.style === 'offset' || pagination.style === 'cursor' ? Math.min(maxSize, remaining) : fixedSize;
 		const position = pagination.style === 'offset' ? results.length : pageIndex;
 		const page = await fetchPage(ctx, itemIndex, request, pagination, pageQuery(pagination.style, position, size, cursor, pagination.cursorParam));
 		const fingerprint = JSON.stringify(pagination.style === 'cursor' ? page.body.nextCursor ?? null : page.items);

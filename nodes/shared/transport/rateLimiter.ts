@@ -115,3 +115,21 @@ export function noteRateLimited(key: string, limit: RateLimit, waitMs: number): 
 	bucket.tokens = 1;
 	bucket.refilledAt = bucket.pausedUntil;
 }
+
+/** Calls of endpoints with their own limit (bulk import and bulk delete: 3 per minute), by credential and endpoint: when each went out. */
+const endpointCalls = new Map<string, number[]>();
+
+/** Waits until the endpoint has room for one more call in its minute (counted 2% longer than the API does), then counts the call. */
+export async function takeEndpointCall(key: string, perMinute: number): Promise<void> {
+	const window = 60_000 * SAFETY;
+	for (;;) {
+		const now = Date.now();
+		const recent = (endpointCalls.get(key) ?? []).filter((at) => now - at < window);
+		endpointCalls.set(key, recent);
+		if (recent.length < perMinute) {
+			recent.push(now);
+			return;
+		}
+		await sleep(recent[0] + window - now);
+	}
+}

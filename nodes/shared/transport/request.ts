@@ -22,7 +22,7 @@ import {
 } from './credentialChecks';
 import { apiErrorFromResponse, apiWords, networkError, redirectError } from './errors';
 import type { RateLimit } from './rateLimiter';
-import { bucketKey, noteAnswer, noteRateLimited, takeToken } from './rateLimiter';
+import { bucketKey, noteAnswer, noteRateLimited, takeEndpointCall, takeToken } from './rateLimiter';
 
 /**
  * The one transport: every request of every node, trigger and dropdown loader goes through apiRequest.
@@ -43,6 +43,8 @@ export interface ApiRequest {
 	needsUserContext?: boolean;
 	/** Acting user for this request only (API key), over the node's and the credential's. */
 	actAs?: string;
+	/** The endpoint's own limit of calls per minute (bulk import and delete), waited for before sending. */
+	callsPerMinute?: number;
 }
 
 export const CREDENTIAL_TYPES = {
@@ -217,6 +219,7 @@ export async function apiRequest(ctx: ApiContext, itemIndex: number, request: Ap
 		disableFollowRedirect: true,
 	};
 	const isRead = request.method === 'GET';
+	if (request.callsPerMinute) await takeEndpointCall(bucketKey(auth.bucket, request.method, request.path), request.callsPerMinute);
 	let firstRateLimitAt: number | undefined;
 	let redirects = 0;
 	for (let attempt = 0; ; attempt++) {

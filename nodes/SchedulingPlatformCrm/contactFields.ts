@@ -1,0 +1,115 @@
+import type { FieldType, IDataObject, INodeProperties, ResourceMapperField } from 'n8n-workflow';
+
+import { InputProblem, inputProblem, isEmpty, typedValue } from '../shared/inputChecks';
+import type { OperationCall } from '../shared/types';
+import type { ApiRequest } from '../shared/transport/request';
+
+/**
+ * A contact's fields as the Contact Fields resource mapper offers them: the contact's own fields and the
+ * company's data fields (GET /v4/data-field, keyed by their `name` in additionalData), with their types. At
+ * run time the mapped values are checked against the data fields as they are now, so a misspelt or deleted
+ * data field is refused instead of being stored silently.
+ */
+
+/** The contact's own text fields: those the bulk import takes, then those only create and update take. */
+const IMPORT_FIELDS: Record<string, string> = { firstName: 'First Name', lastName: 'Last Name', email: 'Email', phoneNumber: 'Phone Number', notes: 'Notes' };
+const OTHER_FIELDS: Record<string, string> = {
+	language: 'Language',
+	title: 'Title',
+	employer: 'Employer',
+	seniority: 'Seniority',
+	function: 'Function',
+	location: 'Location',
+};
+
+export const DATA_FIELDS_REQUEST: ApiRequest = { method: 'GET', path: '/v4/data-field', qs: { limit: 100, offset: 0 } };
+
+export interface DataField {
+	id: number | string;
+	name: string;
+	label: string;
+	fieldType: string;
+	options?: Array<{ label: string; value: string }>;
+}
+
+/** The contact's own fields for the operation (Import Many takes fewer). */
+function ownFields(operation: string): Record<string, string> {
+	return operation === 'importMany' ? IMPORT_FIELDS : { ...IMPORT_FIELDS, ...OTHER_FIELDS };
+}
+
+const NUMBER_TYPES = ['number', 'slide', 'rating', 'scale'];
+const BOOLEAN_TYPES = ['yes-no', 'checkbox-single'];
+const CHOICE_TYPES = ['select', 'radio'];
+
+/** The mapper's and the checks' type of a data field type (unknown types are text). */
+function typeOf(field: DataField): FieldType {
+	if (NUMBER_TYPES.includes(field.fieldType)) return 'number';
+	if (BOOLEAN_TYPES.includes(field.fieldType)) return 'boolean';
+	if (CHOICE_TYPES.includes(field.fieldType)) return 'options';
+	return field.fieldType === 'checkbox-multi' ? 'array' : 'string';
+}
+
+const choices = (field: DataField) => (field.options ?? []).map(({ label, value }) => ({ name: label, value }));
+
+/** The fields the mapper lists: the contact's own, then each data field not named like one of them. */
+export function mapperFields(operation: string, dataFields: DataField[]): ResourceMapperField[] {
+	const own = ownFields(operation);
+	const fields = Object.entries(own).map(([id, displayName]) => ({ id, displayName, type: 'string' as FieldType }));
+	const extra = dataFields
+		.filter((field) => !(field.name in own))
+		.map((field) => ({ id: field.name, displayName: `${field.label} (Data Field)`, type: typeOf(field), ...(typeOf(field) === 'options' && { options: choices(field) }) }));
+	return [...fields, ...extra].map((field) => ({ ...field, required: false, defaultMatch: false, display: true, canBeUsedToMatch: field.id === 'email' }));
+}
+
+/** The value as the data field's type, through the node's own type rules (a number from "42", a choice among the options). */
+function dataValue(field: DataField, value: unknown): unknown {
+	const type = typeOf(field);
+	if (type === 'array') return typedValue({ type: 'string', typeOptions: { multipleValues: true } } as INodeProperties, value);
+	const property = { type: type === 'string' ? 'string' : type, options: choices(field) } as INodeProperties;
+	return typedValue(property, value);
+}
+
+/**
+ * The contact fields of the item, as the request body: own fields at the top, data fields in additionalData.
+ * `clear`: an empty value clears the field (null; a data field's key is removed), else it is left out.
+ */
+export async function contactBody(call: OperationCall, operation: string, clear: boolean): Promise<IDataObject> {
+	const mapper = (call.read('contactFields') ?? {}) as { mappingMode?: string; value?: IDataObject | null };
+	const dataFields = (((await call.lookup(DATA_FIELDS_REQUEST)) as IDataObject).dataFields ?? []) as DataField[];
+	const own = ownFields(operation);
+	const byName = new Map(dataFields.map((field) => [field.name, field]));
+	const auto = mapper.mappingMode === 'autoMapInputData';
+	const given = auto ? call.item : (mapper.value ?? {});
+	const body: IDataObject = {};
+	const additionalData: IDataObject = {};
+	for (const [key, raw] of Object.entries(given)) {
+		const field = byName.get(key);
+		if (!(key in own) && !field) {
+			if (auto) continue;
+			call.fail(`"${key}" is not a contact field or a data field of the company`, `Pick the field again in Contact Fields (the list is read from the API), or create the data field first (Data Field > Create). Data fields: ${[...byName.keys()].join(', ') || 'none'}.`);
+		}
+		const label = field ? field.label : own[key];
+		const value = (isEmpty(raw) ? null : checked(call, label, () => (field ? dataValue(field, raw) : ownValue(key, raw)))) as IDataObject[string];
+		if (value === null && !clear) continue;
+		if (field) additionalData[key] = value;
+		else body[key] = value;
+	}
+	if (Object.keys(additionalData).length) body.additionalData = additionalData;
+	return body;
+}
+
+function ownValue(key: string, raw: unknown): unknown {
+	const value = typedValue({ type: 'string' } as INodeProperties, raw);
+	const problem = key === 'email' ? inputProblem('email', value) : undefined;
+	if (problem) throw new InputProblem(problem);
+	return value;
+}
+
+function checked(call: OperationCall, label: string, convert: () => unknown): unknown {
+	try {
+		return convert();
+	} catch (error) {
+		// The type rules throw only InputProblem: a sentence about the value.
+		return call.fail(`Contact Fields: ${label} ${(error as Error).message}`, 'Fix the value in Contact Fields (or the input field mapped to it) and run the node again.');
+	}
+}
