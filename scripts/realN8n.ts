@@ -14,6 +14,7 @@ import { PACKAGE_DIR, PACKAGE_NAME } from '../test/harness/engine';
  */
 
 export const NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatform`;
+export const CRM_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformCrm`;
 
 /** Installs n8n if needed (minutes, once) and returns its folder. */
 export function realN8nDir(): string {

@@ -1,6 +1,6 @@
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
-import { NODE_TYPE, importAll, n8n as n8nCli, newUserFolder, parseExecution, realN8nDir } from '../../scripts/realN8n';
+import { CRM_NODE_TYPE, NODE_TYPE, importAll, n8n as n8nCli, newUserFolder, parseExecution, realN8nDir } from '../../scripts/realN8n';
 
 /**
  * The packed package in the real n8n application (1.123 line, on this machine's Node 20), loaded as a
@@ -149,4 +149,50 @@ test('n8n 1.123 sends a failed item to the error output under "Continue (using e
 			message: 'User not found Check the ID: the resource may have been deleted, or it belongs to a user the credential cannot see.',
 		},
 	]);
+});
+
+test('n8n 1.123 runs the CRM node: Create or Update maps input fields automatically, and a second run writes nothing', async () => {
+	const credentials = [
+		{ id: 'spPat0000000003', name: 'PAT', type: 'schedulingPlatformPatApi', data: { baseUrl: sandbox.url, token: seed.credentials.ownerPat } },
+	];
+	const rows = [
+		{ email: 'Grace@Example.com', firstName: 'Grace', lastName: 'Hopper' },
+		{ email: 'alan@example.com', firstName: 'Alan', lastName: 'Turing' },
+	];
+	const workflow = {
+		id: 'spSmokeCrmSync01',
+		name: 'Smoke CRM sync',
+		active: false,
+		settings: {},
+		connections: {
+			Start: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] },
+			Rows: { main: [[{ node: 'Sync Contacts', type: 'main', index: 0 }]] },
+		},
+		nodes: [
+			{ id: 'c1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'c2', name: 'Rows', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0],
+				parameters: { jsCode: `return ${JSON.stringify(rows)}.map((json) => ({ json }));` },
+			},
+			{
+				id: 'c3', name: 'Sync Contacts', type: CRM_NODE_TYPE, typeVersion: 1, position: [400, 0],
+				parameters: { resource: 'contact', operation: 'upsert', contactFields: { mappingMode: 'autoMapInputData', value: null } },
+				credentials: { schedulingPlatformPatApi: { id: 'spPat0000000003', name: 'PAT' } },
+			},
+		],
+	};
+	await importAll(n8nDir, userFolder, credentials, [workflow]);
+	const run = async () => {
+		await fetch(`${sandbox.url}/__sandbox/requests`, { method: 'DELETE' });
+		const result = parseExecution(await n8n('execute', '--id=spSmokeCrmSync01', '--rawOutput'));
+		expect(result.data.resultData.error).toBeUndefined();
+		const log = (await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as Array<{ method: string; path: string }>;
+		const items = result.data.resultData.runData['Sync Contacts'][0].data.main[0] as Array<{ json: { email: string; outcome: string } }>;
+		return { outcomes: items.map((item) => `${item.json.email} ${item.json.outcome}`), writes: log.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`) };
+	};
+	expect(await run()).toEqual({
+		outcomes: ['Grace@Example.com created', 'alan@example.com created'],
+		writes: ['POST /crm', 'POST /crm'],
+	});
+	expect(await run()).toEqual({ outcomes: ['Grace@Example.com unchanged', 'alan@example.com unchanged'], writes: [] });
 });
