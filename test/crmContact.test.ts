@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { addNote, addTask, logCall } from './harness/crm';
+import { addNote, addTask, crmParent, logCall } from './harness/crm';
 import { byId, useWorld, wire } from './harness/world';
 
 /** Contact operations of the CRM node: exact wire format and output items, against the sandbox. */
@@ -349,5 +349,67 @@ describe('Contact: Get Notes and Get Communications', () => {
 		const unknown = await world().runNode({ resource: 'contact', operation: 'getCommunications', contactId: byId('6f1c2a7e-1b2c-4d5e-8f90-123456789abc') }, world().pat());
 		expect(unknown.error?.message).toBe('The API could not find the requested resource (HTTP 404)');
 		expect(unknown.error?.description).toContain('Contact not found');
+	});
+});
+
+describe('Contact: address and company', () => {
+	test('Create sends the address fields as the address object and the company picked with the company locator', async () => {
+		const companyId = await crmParent(world(), 'company', 'Address GmbH');
+		const { items, error } = await world().runNode(
+			{
+				resource: 'contact',
+				operation: 'create',
+				contactFields: defineBelow({ email: 'addressed@example.com', addressLine1: 'Hauptstr. 1', addressCity: 'Berlin', addressCountry: 'DE' }),
+				additionalFields: { crmCompanyId: byId(companyId) },
+			},
+			world().pat(),
+		);
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map(wire)[1]).toEqual({
+			method: 'POST',
+			path: '/crm',
+			query: '',
+			headers: json(),
+			body: { crmCompanyId: companyId, email: 'addressed@example.com', address: { line1: 'Hauptstr. 1', city: 'Berlin', country: 'DE' } },
+		});
+		expect(items).toEqual([expect.objectContaining({ crmCompanyId: companyId, address: { line1: 'Hauptstr. 1', city: 'Berlin', country: 'DE' } })]);
+	});
+
+	test('Update changes the address parts given and keeps the others (the contact is read once); a cleared part is removed', async () => {
+		const id = String((await createContact({ email: 'moving@example.com', address: { line1: 'Alte Str. 2', zip: '10115', city: 'Berlin', country: 'DE' } })).id);
+		const { items, error } = await world().runNode(
+			{ resource: 'contact', operation: 'update', contactId: byId(id), contactFields: defineBelow({ addressCity: 'Hamburg', addressZip: '20095', addressLine1: '' }) },
+			world().pat(),
+		);
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map(wire).slice(1)).toEqual([
+			{ method: 'GET', path: '/crm/details', query: `contactId=${id}`, headers: world().patHeaders(), body: null },
+			{ method: 'PATCH', path: `/crm/${id}`, query: '', headers: json(), body: { address: { zip: '20095', city: 'Hamburg', country: 'DE' } } },
+		]);
+		expect(items[0].address).toEqual({ zip: '20095', city: 'Hamburg', country: 'DE' });
+	});
+
+	test('Create or Update compares the address part by part: the same address sends no write, a new ZIP sends the whole address', async () => {
+		const id = String((await createContact({ email: 'same.address@example.com', address: { line1: 'Ring 3', city: 'Köln' } })).id);
+		const run = async (addressZip?: string) =>
+			await world().runNode(
+				{ resource: 'contact', operation: 'upsert', contactFields: defineBelow({ email: 'same.address@example.com', addressCity: 'Köln', ...(addressZip && { addressZip }) }) },
+				world().pat(),
+			);
+		const same = await run();
+		expect(same.items).toEqual([expect.objectContaining({ id, outcome: 'unchanged' })]);
+		expect((await world().requests()).map((request) => request.method)).toEqual(['GET', 'GET']);
+		await world().clearRequests();
+		const zip = await run('50667');
+		expect((await world().requests()).map(wire)[2]).toEqual({ method: 'PATCH', path: `/crm/${id}`, query: '', headers: json(), body: { address: { line1: 'Ring 3', city: 'Köln', zip: '50667' } } });
+		expect(zip.items).toEqual([expect.objectContaining({ id, outcome: 'updated', address: { line1: 'Ring 3', city: 'Köln', zip: '50667' } })]);
+	});
+
+	test('the Contact Fields mapper offers the address on Create and Update, not on Import Many (the bulk import takes none)', async () => {
+		const address = ['addressLine1', 'addressLine2', 'addressLine3', 'addressCity', 'addressZip', 'addressCountry'];
+		const ids = async (operation: string) => (await world().resourceMapping('getContactFields', { resource: 'contact', operation }, world().pat())).result!.fields.map((field) => field.id);
+		expect(await ids('create')).toEqual(expect.arrayContaining(address));
+		expect(await ids('update')).toEqual(expect.arrayContaining(address));
+		expect((await ids('importMany')).filter((id) => address.includes(id))).toEqual([]);
 	});
 });
