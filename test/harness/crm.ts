@@ -22,7 +22,7 @@ async function made(world: World, method: string, path: string, body: unknown): 
 	const answer = await world.api(method, path, world.seed.credentials.ownerPat, { body });
 	if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
 	await world.clearRequests();
-	return answer.body as { id: string };
+	return answer.body as unknown as { id: string };
 }
 
 /** A note on one parent (pinned when asked); its ID. */
