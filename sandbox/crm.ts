@@ -1,13 +1,25 @@
 import { Actor } from './auth';
 import { apiError } from './errors';
 import { Store } from './store';
-import { companyUser, visible } from './visibility';
+import { companyUser } from './visibility';
 
-/** What the CRM groups of companies, deals and pipelines share: tenant records, page1 lists, owners, custom fields. */
+/** What the CRM groups share: tenant records, page1 lists, owners, custom fields. */
 
-/** A CRM record of the caller's tenant; any other does not exist for them: 404 "<What> not found". */
-export function tenantRecord<T extends { companyId: string }>(records: Map<string, T>, actor: Actor, id: string, what: string): T {
-	return visible(records.get(id), (record) => record.companyId === actor.company.id, what);
+/** The CRM record kinds (maps of the store), each with the one name its 404 gives. */
+const KINDS = { contacts: 'Contact', crmCompanies: 'Company', deals: 'Deal', pipelines: 'Pipeline', tasks: 'Task', notes: 'Note', communications: 'Communication' } as const;
+
+export type CrmKind = keyof typeof KINDS;
+
+type RecordOf<K extends CrmKind> = Store[K] extends Map<string, infer T extends { companyId: string }> ? T : never;
+
+/** 404 "<What> not found" of a record kind. */
+export const notFound = (kind: CrmKind) => apiError(404, `${KINDS[kind]} not found`);
+
+/** A CRM record of the caller's tenant; any other does not exist for them (404). */
+export function tenantRecord<K extends CrmKind>(store: Store, actor: Actor, kind: K, id: string): RecordOf<K> {
+	const record = (store[kind] as Map<string, { companyId: string }>).get(id) as RecordOf<K> | undefined;
+	if (!record || record.companyId !== actor.company.id) throw notFound(kind);
+	return record;
 }
 
 /** The records of the caller's tenant, in creation order. */

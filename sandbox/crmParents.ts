@@ -1,37 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import { Actor } from './auth';
 import { contactForAttendee } from './contacts';
+import { CrmKind, tenantRecord } from './crm';
 import { apiError } from './errors';
 import { CrmParents, Store } from './store';
-import { visible } from './visibility';
 
 /**
  * The parents of tasks, notes and communications: a contact, deal or CRM company of the caller's tenant.
  * Every CRM record carries `companyId` (the tenant); another tenant's records do not exist for the caller.
  */
 
-type ParentKey = keyof CrmParents;
+export type ParentKey = keyof CrmParents;
 
-const PARENTS: Record<ParentKey, { records: (store: Store) => Map<string, { companyId: string }>; what: string }> = {
-	contactId: { records: (store) => store.contacts, what: 'Contact' },
-	dealId: { records: (store) => store.deals, what: 'Deal' },
-	crmCompanyId: { records: (store) => store.crmCompanies, what: 'CRM company' },
-};
+const PARENTS: Record<ParentKey, CrmKind> = { contactId: 'contacts', dealId: 'deals', crmCompanyId: 'crmCompanies' };
 
 export const EXACTLY_ONE_PARENT = 'Exactly one of dealId, contactId, or crmCompanyId must be provided';
 
-/** A record of the caller's tenant, else 404 "<What> not found". */
-export function inTenant<T extends { companyId: string }>(actor: Actor, record: T | undefined, what: string): T {
-	return visible(record, (found) => found.companyId === actor.company.id, what);
-}
-
 /** The parent ids given (absent ones null), each of an existing record of the tenant (404 otherwise). */
 export function parentsOf(store: Store, actor: Actor, input: Partial<CrmParents>): CrmParents {
-	for (const key of givenParents(input)) {
-		const { records, what } = PARENTS[key];
-		inTenant(actor, records(store).get(input[key]!), what);
-	}
+	for (const key of givenParents(input)) tenantRecord(store, actor, PARENTS[key], input[key]!);
 	return { contactId: input.contactId ?? null, dealId: input.dealId ?? null, crmCompanyId: input.crmCompanyId ?? null };
+}
+
+/** The records (notes, communications) on one parent, which must be of the tenant (404 otherwise). */
+export function onParent<T extends CrmParents>(store: Store, actor: Actor, records: T[], key: ParentKey, id: string): T[] {
+	tenantRecord(store, actor, PARENTS[key], id);
+	return records.filter((record) => record[key] === id);
 }
 
 /** Exactly one parent (400 otherwise), of the tenant. */

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { addNote } from './harness/crm';
 import { byId, useWorld, wire } from './harness/world';
 
 const world = useWorld();
@@ -148,6 +149,55 @@ describe('Company', () => {
 			`GET /crm/companies/${c.id}/contacts`,
 			`GET /crm/companies/${c.id}/meeting-history`,
 		]);
+	});
+
+	test('Get Contacts and Get Meeting History with linked contacts: the contacts, the meetings booked with their emails, who was met', async () => {
+		await world().control('POST', '/__sandbox/clock/set', { now: '2026-03-01T12:00:00Z' });
+		const c = await company('Linked Ltd.');
+		const [meetingType] = await world().meetingTypes();
+		const first = await world().bookAppointment(meetingType.id, '2026-03-09T09:00:00+01:00', 'Linda', 'Linked');
+		const second = await world().bookAppointment(meetingType.id, '2026-03-10T09:00:00+01:00', 'Linda', 'Linked');
+		const linda = String((first.attendees as IDataObject[])[0].contactId);
+		const lou = (await api('POST', '/crm', { email: 'lou@linked.example', firstName: 'Lou' })).item as Company;
+		for (const id of [linda, lou.id]) await api('PATCH', `/crm/${id}`, { crmCompanyId: c.id });
+		await api('POST', '/crm', { email: 'not.linked@example.com' });
+		const contacts = await world().runNode({ resource: 'company', operation: 'getContacts', companyId: byId(c.id) }, world().pat());
+		expect(contacts.error).toBeUndefined();
+		expect(contacts.items.map((item) => [item.id, item.email, item.crmCompanyId])).toEqual([
+			[linda, 'linda.linked@example.com', c.id],
+			[lou.id, 'lou@linked.example', c.id],
+		]);
+		const history = await world().runNode({ resource: 'company', operation: 'getMeetingHistory', companyId: byId(c.id) }, world().pat());
+		expect(history.items).toEqual([
+			{
+				meetings: [
+					expect.objectContaining({ id: first.id, start: first.start, attendees: ['linda.linked@example.com'] }),
+					expect.objectContaining({ id: second.id, start: second.start, attendees: ['linda.linked@example.com'] }),
+				],
+				people: [{ contactId: linda, email: 'linda.linked@example.com', firstName: 'Linda', lastName: 'Linked', meetingCount: 2 }],
+				firstMeetingAt: first.start,
+				lastMeetingAt: second.start,
+			},
+		]);
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: `/crm/companies/${c.id}/contacts`, query: '', headers: world().patHeaders(), body: null },
+			{ method: 'GET', path: `/crm/companies/${c.id}/meeting-history`, query: '', headers: world().patHeaders(), body: null },
+		]);
+	});
+
+	test('Get Notes lists the company\'s notes, pinned first, one item per note; an unknown company is the API\'s 404 Company not found', async () => {
+		const c = await company('Noted Ltd.');
+		const plain = await addNote(world(), { crmCompanyId: c.id }, 'Met at the fair');
+		const pinned = await addNote(world(), { crmCompanyId: c.id }, 'Pays late', true);
+		const { items, error } = await world().runNode({ resource: 'company', operation: 'getNotes', companyId: byId(c.id) }, world().pat());
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map(wire)).toEqual([{ method: 'GET', path: `/crm/companies/${c.id}/notes`, query: '', headers: world().patHeaders(), body: null }]);
+		expect(items.map((item) => [item.id, item.content, item.isPinned, item.crmCompanyId])).toEqual([
+			[pinned, 'Pays late', true, c.id],
+			[plain, 'Met at the fair', false, c.id],
+		]);
+		const unknown = await world().runNode({ resource: 'company', operation: 'getNotes', companyId: byId('6f1c2a7e-1b2c-4d5e-8f90-123456789abc') }, world().pat());
+		expect(unknown.error?.description).toContain('Company not found');
 	});
 
 	test('the company list searches name and domain through the API', async () => {

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { addNote, addTask, crmParent, logCall } from './harness/crm';
 import { byId, useWorld, wire } from './harness/world';
 
 /** Contact operations of the CRM node: exact wire format and output items, against the sandbox. */
@@ -282,5 +283,133 @@ describe('Contact: Get Activity', () => {
 		const one = await world().runNode({ resource: 'contact', operation: 'getActivity', contactId: byId(contactId), limit: 1 }, world().pat());
 		expect((await world().requests()).map((request) => request.query)).toEqual(['limit=1']);
 		expect(one.items.map((item) => item.appointmentId)).toEqual([second.id]);
+	});
+});
+
+describe('Contact: Get Activity of every kind', () => {
+	test('lists the contact\'s meetings, notes, tasks and communications newest first, and only the types asked for', async () => {
+		const meetingTypeId = await world().createMeetingType('Activity Mix');
+		const meeting = await world().bookAppointment(meetingTypeId, '2027-03-08T10:00:00+01:00', 'Mix', 'Activity');
+		const contactId = String((meeting.attendees as IDataObject[])[0].contactId);
+		const parent = { contactId };
+		const call = await logCall(world(), parent, '2027-02-15T09:00:00Z', 'Called about the offer');
+		await world().control('POST', '/__sandbox/clock/set', { now: '2027-03-02T08:00:00Z' });
+		const task = await addTask(world(), parent, 'Send the offer');
+		await world().control('POST', '/__sandbox/clock/set', { now: '2027-03-02T09:00:00Z' });
+		const note = await addNote(world(), parent, 'Wants a discount');
+		await addNote(world(), { contactId: (await createContact({ email: 'other.activity@example.com' })).id as string }, 'Not this contact');
+		const all = await world().runNode({ resource: 'contact', operation: 'getActivity', contactId: byId(contactId), returnAll: true }, world().pat());
+		expect(all.error).toBeUndefined();
+		expect(all.items).toEqual([
+			expect.objectContaining({ type: 'meeting', appointmentId: meeting.id }),
+			{ type: 'note', occurredAt: expect.stringMatching(/^2027-03-02T09:00/), noteId: note, content: 'Wants a discount', isPinned: false, authorId: world().seed.users.owner.id },
+			{ type: 'task', occurredAt: expect.stringMatching(/^2027-03-02T08:00/), taskId: task, title: 'Send the offer', taskType: 'todo', dueDate: null, completedAt: null },
+			{ type: 'communication', occurredAt: '2027-02-15T09:00:00Z', communicationId: call, communicationType: 'call', direction: 'outbound', subject: null },
+		]);
+		await world().clearRequests();
+		const some = await world().runNode(
+			{ resource: 'contact', operation: 'getActivity', contactId: byId(contactId), activityTypes: ['task', 'communication'], returnAll: true },
+			world().pat(),
+		);
+		expect((await world().requests()).map((request) => request.query)).toEqual(['types=task&types=communication&limit=50']);
+		expect(some.items.map((item) => item.type)).toEqual(['task', 'communication']);
+		await world().control('POST', '/__sandbox/clock/set', { now: '2027-03-01T00:00:00Z' });
+	});
+});
+
+describe('Contact: Get Notes and Get Communications', () => {
+	test('Get Notes lists the contact\'s notes, pinned first then newest, one item per note', async () => {
+		const contactId = (await createContact({ email: 'noted@example.com' })).id as string;
+		const first = await addNote(world(), { contactId }, 'First call went well');
+		await world().control('POST', '/__sandbox/clock/advance', { seconds: 60 });
+		const second = await addNote(world(), { contactId }, 'Asked for a demo');
+		await world().control('POST', '/__sandbox/clock/advance', { seconds: 60 });
+		const pinned = await addNote(world(), { contactId }, 'Key account', true);
+		const { items, error } = await world().runNode({ resource: 'contact', operation: 'getNotes', contactId: byId(contactId) }, world().pat());
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map(wire)).toEqual([{ method: 'GET', path: `/crm/contacts/${contactId}/notes`, query: '', headers: world().patHeaders(), body: null }]);
+		expect(items.map((item) => [item.id, item.content, item.isPinned, item.contactId])).toEqual([
+			[pinned, 'Key account', true, contactId],
+			[second, 'Asked for a demo', false, contactId],
+			[first, 'First call went well', false, contactId],
+		]);
+	});
+
+	test('Get Communications lists the contact\'s communications, the latest first; an unknown contact is the API\'s 404', async () => {
+		const contactId = (await createContact({ email: 'called@example.com' })).id as string;
+		const early = await logCall(world(), { contactId }, '2027-01-10T10:00:00Z', 'Intro call');
+		const late = await logCall(world(), { contactId }, '2027-02-10T10:00:00Z', 'Follow-up call');
+		const { items, error } = await world().runNode({ resource: 'contact', operation: 'getCommunications', contactId: byId(contactId) }, world().pat());
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map(wire)).toEqual([{ method: 'GET', path: `/crm/contacts/${contactId}/communications`, query: '', headers: world().patHeaders(), body: null }]);
+		expect(items).toEqual([
+			expect.objectContaining({ id: late, type: 'call', direction: 'outbound', body: 'Follow-up call', occurredAt: '2027-02-10T10:00:00Z', contactId, dealId: null, crmCompanyId: null }),
+			expect.objectContaining({ id: early, body: 'Intro call' }),
+		]);
+		const unknown = await world().runNode({ resource: 'contact', operation: 'getCommunications', contactId: byId('6f1c2a7e-1b2c-4d5e-8f90-123456789abc') }, world().pat());
+		expect(unknown.error?.message).toBe('The API could not find the requested resource (HTTP 404)');
+		expect(unknown.error?.description).toContain('Contact not found');
+	});
+});
+
+describe('Contact: address and company', () => {
+	test('Create sends the address fields as the address object and the company picked with the company locator', async () => {
+		const companyId = await crmParent(world(), 'company', 'Address GmbH');
+		const { items, error } = await world().runNode(
+			{
+				resource: 'contact',
+				operation: 'create',
+				contactFields: defineBelow({ email: 'addressed@example.com', addressLine1: 'Hauptstr. 1', addressCity: 'Berlin', addressCountry: 'DE' }),
+				additionalFields: { crmCompanyId: byId(companyId) },
+			},
+			world().pat(),
+		);
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map(wire)[1]).toEqual({
+			method: 'POST',
+			path: '/crm',
+			query: '',
+			headers: json(),
+			body: { crmCompanyId: companyId, email: 'addressed@example.com', address: { line1: 'Hauptstr. 1', city: 'Berlin', country: 'DE' } },
+		});
+		expect(items).toEqual([expect.objectContaining({ crmCompanyId: companyId, address: { line1: 'Hauptstr. 1', city: 'Berlin', country: 'DE' } })]);
+	});
+
+	test('Update changes the address parts given and keeps the others (the contact is read once); a cleared part is removed', async () => {
+		const id = String((await createContact({ email: 'moving@example.com', address: { line1: 'Alte Str. 2', zip: '10115', city: 'Berlin', country: 'DE' } })).id);
+		const { items, error } = await world().runNode(
+			{ resource: 'contact', operation: 'update', contactId: byId(id), contactFields: defineBelow({ addressCity: 'Hamburg', addressZip: '20095', addressLine1: '' }) },
+			world().pat(),
+		);
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map(wire).slice(1)).toEqual([
+			{ method: 'GET', path: '/crm/details', query: `contactId=${id}`, headers: world().patHeaders(), body: null },
+			{ method: 'PATCH', path: `/crm/${id}`, query: '', headers: json(), body: { address: { zip: '20095', city: 'Hamburg', country: 'DE' } } },
+		]);
+		expect(items[0].address).toEqual({ zip: '20095', city: 'Hamburg', country: 'DE' });
+	});
+
+	test('Create or Update compares the address part by part: the same address sends no write, a new ZIP sends the whole address', async () => {
+		const id = String((await createContact({ email: 'same.address@example.com', address: { line1: 'Ring 3', city: 'Köln' } })).id);
+		const run = async (addressZip?: string) =>
+			await world().runNode(
+				{ resource: 'contact', operation: 'upsert', contactFields: defineBelow({ email: 'same.address@example.com', addressCity: 'Köln', ...(addressZip && { addressZip }) }) },
+				world().pat(),
+			);
+		const same = await run();
+		expect(same.items).toEqual([expect.objectContaining({ id, outcome: 'unchanged' })]);
+		expect((await world().requests()).map((request) => request.method)).toEqual(['GET', 'GET']);
+		await world().clearRequests();
+		const zip = await run('50667');
+		expect((await world().requests()).map(wire)[2]).toEqual({ method: 'PATCH', path: `/crm/${id}`, query: '', headers: json(), body: { address: { line1: 'Ring 3', city: 'Köln', zip: '50667' } } });
+		expect(zip.items).toEqual([expect.objectContaining({ id, outcome: 'updated', address: { line1: 'Ring 3', city: 'Köln', zip: '50667' } })]);
+	});
+
+	test('the Contact Fields mapper offers the address on Create and Update, not on Import Many (the bulk import takes none)', async () => {
+		const address = ['addressLine1', 'addressLine2', 'addressLine3', 'addressCity', 'addressZip', 'addressCountry'];
+		const ids = async (operation: string) => (await world().resourceMapping('getContactFields', { resource: 'contact', operation }, world().pat())).result!.fields.map((field) => field.id);
+		expect(await ids('create')).toEqual(expect.arrayContaining(address));
+		expect(await ids('update')).toEqual(expect.arrayContaining(address));
+		expect((await ids('importMany')).filter((id) => address.includes(id))).toEqual([]);
 	});
 });

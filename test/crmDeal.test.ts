@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { addNote, logCall } from './harness/crm';
 import { byId, useWorld, wire } from './harness/world';
 
 const world = useWorld();
@@ -307,5 +308,29 @@ describe('Deal', () => {
 		const found = await world().listSearch('searchDeals', { resource: 'deal', operation: 'get' }, world().pat(), 'initech');
 		expect(found.result?.results).toEqual([{ name: 'Searchable Initech (Lead)', value: d.id }]);
 		expect((await world().requests()).map((request) => request.query)).toEqual(['page=1&limit=100&search=initech']);
+	});
+});
+
+describe('Deal: Get Notes and Get Communications', () => {
+	test('list the deal\'s own notes (pinned first) and communications (the latest first), one item each', async () => {
+		const d = await deal('Noted deal', { customFields: { source: 'web' } });
+		const elsewhere = await deal('Other deal', { customFields: { source: 'fair' } });
+		const plain = await addNote(world(), { dealId: d.id }, 'Budget approved');
+		const pinned = await addNote(world(), { dealId: d.id }, 'Decision in May', true);
+		await addNote(world(), { dealId: elsewhere.id }, 'Not this deal');
+		const early = await logCall(world(), { dealId: d.id }, '2026-02-01T10:00:00Z', 'Pricing call');
+		const late = await logCall(world(), { dealId: d.id }, '2026-02-20T10:00:00Z', 'Contract call');
+		const notes = await world().runNode({ resource: 'deal', operation: 'getNotes', dealId: byId(d.id) }, world().pat());
+		expect(notes.error).toBeUndefined();
+		expect(notes.items.map((item) => [item.id, item.content, item.dealId])).toEqual([
+			[pinned, 'Decision in May', d.id],
+			[plain, 'Budget approved', d.id],
+		]);
+		const calls = await world().runNode({ resource: 'deal', operation: 'getCommunications', dealId: byId(d.id) }, world().pat());
+		expect(calls.items).toEqual([expect.objectContaining({ id: late, body: 'Contract call', dealId: d.id }), expect.objectContaining({ id: early, body: 'Pricing call' })]);
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: `/crm/deals/${d.id}/notes`, query: '', headers: world().patHeaders(), body: null },
+			{ method: 'GET', path: `/crm/deals/${d.id}/communications`, query: '', headers: world().patHeaders(), body: null },
+		]);
 	});
 });

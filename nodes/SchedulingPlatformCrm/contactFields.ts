@@ -20,7 +20,16 @@ const OTHER_FIELDS: Record<string, string> = {
 	seniority: 'Seniority',
 	function: 'Function',
 	location: 'Location',
+	addressLine1: 'Address Line 1',
+	addressLine2: 'Address Line 2',
+	addressLine3: 'Address Line 3',
+	addressCity: 'Address City',
+	addressZip: 'Address ZIP',
+	addressCountry: 'Address Country',
 };
+
+/** The address fields of the mapper, by their part of the contact's `address` object. */
+const ADDRESS_PARTS: Record<string, string> = { addressLine1: 'line1', addressLine2: 'line2', addressLine3: 'line3', addressCity: 'city', addressZip: 'zip', addressCountry: 'country' };
 
 export const DATA_FIELDS_REQUEST: ApiRequest = { method: 'GET', path: '/v4/data-field', qs: { limit: 100, offset: 0 } };
 
@@ -95,7 +104,22 @@ export async function contactBody(call: OperationCall, operation: string, clear:
 		else body[key] = value;
 	}
 	if (Object.keys(additionalData).length) body.additionalData = additionalData;
+	nestAddress(body);
 	return body;
+}
+
+/** The address fields given move into the body's `address` object (a cleared one as null). */
+function nestAddress(body: IDataObject): void {
+	const given = Object.keys(ADDRESS_PARTS).filter((key) => key in body);
+	if (!given.length) return;
+	body.address = Object.fromEntries(given.map((key) => [ADDRESS_PARTS[key], body[key]]));
+	for (const key of given) delete body[key];
+}
+
+/** The contact's address with the given parts changed and the cleared (null) ones removed, to be sent whole (whether the API merges or replaces it). */
+export function mergedAddress(current: unknown, given: IDataObject): IDataObject {
+	const merged = Object.entries({ ...(current as IDataObject | null), ...given }).filter(([, value]) => value !== null && value !== undefined);
+	return Object.fromEntries(merged);
 }
 
 function ownValue(key: string, raw: unknown): unknown {

@@ -1,3 +1,5 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 import { locator } from '../shared/locators';
 
 /** Resource locators of the CRM records (their loaders in listSearch.ts). */
@@ -13,3 +15,13 @@ export const dealLocator = locator('searchDeals', EXAMPLE_ID);
 export const taskLocator = locator('searchTasks', EXAMPLE_ID);
 
 export const pipelineLocator = locator('searchPipelines', EXAMPLE_ID);
+
+/** A resource locator property with these modes, empty by default. */
+export const locatorField = (displayName: string, name: string, description: string, modes: Pick<INodeProperties, 'modes'>): INodeProperties => ({
+	displayName,
+	name,
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	description,
+	...modes,
+});

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { tenantRecord, tenantRecords } from '../crm';
+import { onParent, ParentKey, singleParent } from '../crmParents';
 import { apiError } from '../errors';
-import { inTenant, parentsOf, singleParent } from '../crmParents';
 import { Call, Group } from '../handler';
 import { Communication, CrmParents } from '../store';
 
@@ -15,9 +16,12 @@ export const communications: Group = {
 	listCommunications: (call) => {
 		const { contactId, crmCompanyId } = call.query as Pick<CrmParents, 'contactId' | 'crmCompanyId'>;
 		if (!contactId === !crmCompanyId) throw apiError(400, 'Exactly one of contactId or crmCompanyId must be provided');
-		parentsOf(call.store, call.actor, { contactId, crmCompanyId });
-		return latestFirst(call).filter((entry) => (contactId ? entry.contactId === contactId : entry.crmCompanyId === crmCompanyId));
+		return contactId ? on(call, 'contactId', contactId) : on(call, 'crmCompanyId', crmCompanyId!);
 	},
+
+	listContactCommunications: (call) => on(call, 'contactId', call.params.contactId),
+
+	listDealCommunications: (call) => on(call, 'dealId', call.params.id),
 
 	createCommunication: (call) => log(call, call.body as NewCommunication),
 
@@ -57,11 +61,12 @@ function log({ store, actor }: Call, input: NewCommunication): Communication {
 	return entry;
 }
 
-function latestFirst({ store, actor }: Call): Communication[] {
-	const mine = [...store.communications.values()].filter((entry) => entry.companyId === actor.company.id);
-	return mine.sort((a, b) => Date.parse(b.occurredAt) - Date.parse(a.occurredAt));
+/** The communications on one parent of the tenant, the latest occurrence first. */
+function on({ store, actor }: Call, key: ParentKey, id: string): Communication[] {
+	const latestFirst = tenantRecords(store.communications, actor).sort((a, b) => Date.parse(b.occurredAt) - Date.parse(a.occurredAt));
+	return onParent(store, actor, latestFirst, key, id);
 }
 
 function visibleCommunication({ store, actor, params }: Call): Communication {
-	return inTenant(actor, store.communications.get(params.id), 'Communication');
+	return tenantRecord(store, actor, 'communications', params.id);
 }

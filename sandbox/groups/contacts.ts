@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Actor } from '../auth';
+import { notFound, tenantRecord, tenantRecords } from '../crm';
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
 import { Contact, CrmCompany, Store } from '../store';
 import { UUID } from '../validation';
-import { companyUser, visible } from '../visibility';
+import { companyUser } from '../visibility';
 
 /** CRM Contacts (api-reference §3): every user of the company sees its contacts. */
 
@@ -20,7 +21,7 @@ export const contacts: Group = {
 		const { searchTerm, ownerId, sortBy = 'createdAt', sortOrder = 'DESC' } = query as Record<string, string | undefined>;
 		const tags = (query.tags as string[] | undefined) ?? [];
 		const needle = searchTerm?.toLowerCase();
-		const found = companyContacts(store, actor)
+		const found = tenantRecords(store.contacts, actor)
 			.filter((contact) => !needle || searchable(contact).some((text) => text.toLowerCase().includes(needle)))
 			.filter((contact) => tags.every((tag) => contact.tags.includes(tag)))
 			.filter((contact) => !ownerId || contact.accountOwnerId === ownerId);
@@ -78,14 +79,16 @@ export const contacts: Group = {
 		store.contacts.delete(visibleContact(store, actor, params.id).id);
 	},
 
-	/** Newest first; the cursor is the position of the next item. Meetings only: the other kinds are not kept by this sandbox. */
+	/**
+	 * Newest first; the cursor is the position of the next item. The sandbox keeps meetings, notes, tasks and
+	 * communications (the other kinds are not kept: a filter on them finds nothing).
+	 */
 	getContactActivity: ({ actor, params, query, store }) => {
 		const contact = visibleContact(store, actor, params.id);
 		const types = (query.types as string[] | undefined) ?? [];
-		const all = meetings(store, contact)
-			.appointments.map(({ id, start, isCancelled, meetingTypeId }) => ({ type: 'meeting', occurredAt: start, appointmentId: id, meetingTypeId, isCancelled }))
+		const all = activities(store, actor, contact)
 			.filter((activity) => !types.length || types.includes(activity.type))
-			.reverse();
+			.sort((a, b) => Date.parse(b.occurredAt) - Date.parse(a.occurredAt));
 		const from = query.cursor === undefined ? 0 : Number(Buffer.from(String(query.cursor), 'base64url').toString());
 		if (!Number.isInteger(from) || from < 0) throw apiError(400, ['cursor is not valid']);
 		const end = from + ((query.limit as number | undefined) ?? 30);
@@ -119,16 +122,12 @@ export const contacts: Group = {
 	},
 };
 
-function companyContacts(store: Store, actor: Actor): Contact[] {
-	return [...store.contacts.values()].filter((contact) => contact.companyId === actor.company.id);
-}
-
 function searchable(contact: Contact): string[] {
 	return [contact.firstName, contact.lastName, `${contact.firstName ?? ''} ${contact.lastName ?? ''}`, contact.email, contact.phoneNumber].filter((text): text is string => !!text);
 }
 
 export function visibleContact(store: Store, actor: Actor, id: string): Contact {
-	return visible(store.contacts.get(id), (contact) => contact.companyId === actor.company.id, 'Contact');
+	return tenantRecord(store, actor, 'contacts', id);
 }
 
 /** The contact as the API shows it: without the tenant. */
@@ -149,12 +148,23 @@ function meetings(store: Store, contact: Contact): { appointments: Fields[]; nex
 	return { appointments, nextAppointmentIso: next?.start ?? null };
 }
 
+/** The contact's activity, each with its type and when it occurred (designed: a note or task when it was created). */
+function activities(store: Store, actor: Actor, contact: Contact): Array<Fields & { type: string; occurredAt: string }> {
+	const on = <T extends { companyId: string; contactId: string | null }>(records: Map<string, T>) => tenantRecords(records, actor).filter((record) => record.contactId === contact.id);
+	return [
+		...meetings(store, contact).appointments.map(({ id, start, isCancelled, meetingTypeId }) => ({ type: 'meeting', occurredAt: String(start), appointmentId: id, meetingTypeId, isCancelled })),
+		...on(store.notes).map(({ id, content, isPinned, authorId, createdAt }) => ({ type: 'note', occurredAt: createdAt, noteId: id, content, isPinned, authorId })),
+		...on(store.tasks).map(({ id, title, type, dueDate, completedAt, createdAt }) => ({ type: 'task', occurredAt: createdAt, taskId: id, title, taskType: type, dueDate, completedAt })),
+		...on(store.communications).map(({ id, type, direction, subject, occurredAt }) => ({ type: 'communication', occurredAt, communicationId: id, communicationType: type, direction, subject })),
+	];
+}
+
 function attendeeContactId(store: Store, attendeeId: string): string {
 	for (const appointment of store.appointments.values()) {
 		const attendee = appointment.attendees.find((candidate) => candidate.id === attendeeId);
 		if (attendee?.contactId) return attendee.contactId;
 	}
-	throw apiError(404, 'Contact not found');
+	throw notFound('contacts');
 }
 
 /** accountOwnerId (a user of the company) and crmCompanyId (a CRM company of the company; null unlinks). */
@@ -162,8 +172,7 @@ function applyLinks(store: Store, actor: Actor, contact: Contact, body: Fields):
 	if (body.accountOwnerId !== undefined) contact.accountOwnerId = body.accountOwnerId === null ? null : companyUser(store, actor, String(body.accountOwnerId)).id;
 	if (body.crmCompanyId === null) contact.crmCompanyId = null;
 	else if (body.crmCompanyId !== undefined) {
-		const company = visible(store.crmCompanies.get(String(body.crmCompanyId)), (found) => found.companyId === actor.company.id, 'CRM company');
-		contact.crmCompanyId = company.id;
+		contact.crmCompanyId = tenantRecord(store, actor, 'crmCompanies', String(body.crmCompanyId)).id;
 	}
 }
 
@@ -195,7 +204,7 @@ function importRow({ actor, store }: Call, row: Fields, updateExisting: boolean)
 	if (email && !EMAIL.test(email)) return 'email must be an email';
 	const owner = row.accountOwnerEmail ? store.companyUsers(actor.company.id).find((user) => user.email.toLowerCase() === String(row.accountOwnerEmail).toLowerCase()) : undefined;
 	if (row.accountOwnerEmail && !owner) return `accountOwnerEmail ${String(row.accountOwnerEmail)} is not a user of the company`;
-	const existing = email ? companyContacts(store, actor).find((contact) => contact.email?.toLowerCase() === email.toLowerCase()) : undefined;
+	const existing = email ? tenantRecords(store.contacts, actor).find((contact) => contact.email?.toLowerCase() === email.toLowerCase()) : undefined;
 	if (existing && !updateExisting) return 'skipped';
 	const fields: Fields = { ...row, accountOwnerId: owner?.id, crmCompanyId: row.crmCompanyRef ? crmCompanyFor(store, actor, String(row.crmCompanyRef)).id : undefined };
 	if (existing) {
@@ -208,7 +217,7 @@ function importRow({ actor, store }: Call, row: Fields, updateExisting: boolean)
 
 /** A CRM company by id, or by name (case-insensitive); an unknown name creates it. */
 function crmCompanyFor(store: Store, actor: Actor, ref: string): CrmCompany {
-	const companies = [...store.crmCompanies.values()].filter((company) => company.companyId === actor.company.id);
+	const companies = tenantRecords(store.crmCompanies, actor);
 	const found = UUID.test(ref) ? companies.find((company) => company.id === ref) : companies.find((company) => company.name.toLowerCase() === ref.toLowerCase());
 	if (found) return found;
 	const now = store.clock.iso();

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { assertOwner, customFieldsOf, page1, Page1Query, tenantRecord, tenantRecords } from '../crm';
-import { apiError } from '../errors';
+import { assertOwner, customFieldsOf, notFound, page1, Page1Query, tenantRecord, tenantRecords } from '../crm';
 import { Call, Group } from '../handler';
 import { Appointment, Contact, CrmCompany } from '../store';
 
@@ -9,7 +8,7 @@ const OPTIONAL_FIELDS = ['domain', 'industry', 'size', 'website', 'phoneNumber',
 type CompanyInput = Record<string, unknown> & { customFields?: Record<string, unknown> };
 
 function pathCompany({ actor, params, store }: Call): CrmCompany {
-	return tenantRecord(store.crmCompanies, actor, params.id, 'Company');
+	return tenantRecord(store, actor, 'crmCompanies', params.id);
 }
 
 function companyContacts(call: Call, company: CrmCompany): Contact[] {
@@ -64,7 +63,7 @@ export const crmCompanies: Group = {
 	getCrmCompanyByDomain: ({ actor, params, store }) => {
 		const domain = params.domain.toLowerCase();
 		const found = tenantRecords(store.crmCompanies, actor).find((company) => company.domain?.toLowerCase() === domain);
-		if (!found) throw apiError(404, 'Company not found');
+		if (!found) throw notFound('crmCompanies');
 		return found;
 	},
 

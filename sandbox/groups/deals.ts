@@ -7,15 +7,15 @@ import { Contact, Deal, DealContact, Pipeline, Stage } from '../store';
 type DealInput = Record<string, unknown> & { customFields?: Record<string, unknown>; contacts?: Array<Omit<DealContact, 'id' | 'dealId'>> };
 
 function pathDeal({ actor, params, store }: Call): Deal {
-	return tenantRecord(store.deals, actor, params.id, 'Deal');
+	return tenantRecord(store, actor, 'deals', params.id);
 }
 
 function pipelineOf(call: Call, id: string): Pipeline {
-	return tenantRecord(call.store.pipelines, call.actor, id, 'Pipeline');
+	return tenantRecord(call.store, call.actor, 'pipelines', id);
 }
 
 function contactOf(call: Call, id: string): Contact {
-	return tenantRecord(call.store.contacts, call.actor, id, 'Contact');
+	return tenantRecord(call.store, call.actor, 'contacts', id);
 }
 
 /** A stage of the pipeline that passes the test, else 400 with the sentence. */
@@ -56,7 +56,7 @@ function listRow(call: Call, deal: Deal): Record<string, unknown> {
 /** Company, contact and owner must exist in the tenant; the stage must belong to the pipeline. */
 function assertLinks(call: Call, deal: Pick<Deal, 'pipelineId' | 'stageId'>, input: DealInput): void {
 	stageOf(pipelineOf(call, deal.pipelineId), deal.stageId, () => true, 'stageId must be a stage of the pipeline');
-	if (typeof input.crmCompanyId === 'string') tenantRecord(call.store.crmCompanies, call.actor, input.crmCompanyId, 'Company');
+	if (typeof input.crmCompanyId === 'string') tenantRecord(call.store, call.actor, 'crmCompanies', input.crmCompanyId);
 	if (typeof input.contactId === 'string') contactOf(call, input.contactId);
 	assertOwner(call.store, call.actor, input.ownerId);
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { inTenant, singleParent } from '../crmParents';
-import { Call, Group } from '../handler';
+import { tenantRecord, tenantRecords } from '../crm';
+import { onParent, ParentKey, singleParent } from '../crmParents';
+import { Call, Group, Handler } from '../handler';
 import { CrmParents, Note } from '../store';
 
 /** CRM notes (api-reference §3 Notes and communications): on exactly one contact, deal or CRM company of the tenant. */
@@ -33,8 +34,20 @@ export const notes: Group = {
 	deleteNote: (call) => {
 		call.store.notes.delete(visibleNote(call).id);
 	},
+
+	listContactNotes: notesOn('contactId', 'id'),
+
+	listCrmCompanyNotes: notesOn('crmCompanyId', 'id'),
+
+	listDealNotes: notesOn('dealId', 'dealId'),
 };
 
+/** The notes of the parent in the path parameter `param`: pinned first, then the newest first (designed). */
+function notesOn(key: ParentKey, param: string): Handler {
+	return ({ store, actor, params }) =>
+		onParent(store, actor, tenantRecords(store.notes, actor), key, params[param]).sort((a, b) => Number(b.isPinned) - Number(a.isPinned) || b.createdAt.localeCompare(a.createdAt));
+}
+
 function visibleNote({ store, actor, params }: Call): Note {
-	return inTenant(actor, store.notes.get(params.id), 'Note');
+	return tenantRecord(store, actor, 'notes', params.id);
 }

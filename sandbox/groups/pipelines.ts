@@ -7,7 +7,7 @@ import { Pipeline, Stage } from '../store';
 type StageInput = Omit<Stage, 'id' | 'pipelineId' | 'order'>;
 
 function pathPipeline({ actor, params, store }: Call): Pipeline {
-	return tenantRecord(store.pipelines, actor, params.id, 'Pipeline');
+	return tenantRecord(store, actor, 'pipelines', params.id);
 }
 
 function pathStage(pipeline: Pipeline, stageId: string): Stage {

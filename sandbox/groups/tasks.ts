@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { inTenant, parentsOf } from '../crmParents';
+import { tenantRecord, tenantRecords } from '../crm';
+import { parentsOf } from '../crmParents';
 import { Call, Group } from '../handler';
 import { CrmParents, Task } from '../store';
 import { companyUser } from '../visibility';
@@ -100,7 +101,7 @@ export const tasks: Group = {
 };
 
 function tenantTasks({ store, actor }: Call): Task[] {
-	return [...store.tasks.values()].filter((task) => task.companyId === actor.company.id);
+	return tenantRecords(store.tasks, actor);
 }
 
 /** Open tasks that have a due date. */
@@ -120,5 +121,5 @@ function assignee({ store, actor }: Call, id: string | null | undefined): string
 }
 
 function visibleTask({ store, actor, params }: Call): Task {
-	return inTenant(actor, store.tasks.get(params.id), 'Task');
+	return tenantRecord(store, actor, 'tasks', params.id);
 }

@@ -14,3 +14,30 @@ export async function freshTenant(world: World): Promise<{ token: string; userId
 	const user = (await world.control('POST', '/__sandbox/users', { companyId: company.id, email: 'fay@fresh.example', givenName: 'Fay', familyName: 'Fresh' })) as { id: string };
 	return { token: (await world.mintPat(user.id)).token, userId: user.id, companyId: company.id };
 }
+
+type Parent = Partial<Record<'contactId' | 'dealId' | 'crmCompanyId', string>>;
+
+/** Creates through the API with the owner's PAT and returns the answer; the request log is cleared after. */
+async function made(world: World, method: string, path: string, body: unknown): Promise<{ id: string }> {
+	const answer = await world.api(method, path, world.seed.credentials.ownerPat, { body });
+	if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+	await world.clearRequests();
+	return answer.body as unknown as { id: string };
+}
+
+/** A note on one parent (pinned when asked); its ID. */
+export async function addNote(world: World, parent: Parent, content: string, isPinned = false): Promise<string> {
+	const { id } = await made(world, 'POST', '/crm/notes', { content, ...parent });
+	if (isPinned) await made(world, 'PATCH', `/crm/notes/${id}`, { isPinned });
+	return id;
+}
+
+/** A call logged on one parent at `occurredAt`; its ID. */
+export async function logCall(world: World, parent: Parent, occurredAt: string, body: string): Promise<string> {
+	return (await made(world, 'POST', '/crm/communications', { type: 'call', direction: 'outbound', body, occurredAt, ...parent })).id;
+}
+
+/** A task on one parent; its ID. */
+export async function addTask(world: World, parent: Parent, title: string): Promise<string> {
+	return (await made(world, 'POST', '/crm/tasks', { title, ...parent })).id;
+}

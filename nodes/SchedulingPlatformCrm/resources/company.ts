@@ -69,6 +69,7 @@ export const companyOperations: ResourceDefinitions = {
 	getContacts: { method: 'GET', path: '/crm/companies/{id}/contacts', pathParams: companyPath },
 	getDeals: { method: 'GET', path: '/crm/companies/{id}/deals', pathParams: companyPath },
 	getMeetingHistory: { method: 'GET', path: '/crm/companies/{id}/meeting-history', pathParams: companyPath },
+	getNotes: { method: 'GET', path: '/crm/companies/{id}/notes', pathParams: companyPath },
 };
 
 const show = (...operation: string[]) => ({ show: { resource: ['company'], operation } });
@@ -116,6 +117,7 @@ export const companyProperties: INodeProperties[] = [
 			{ name: 'Get Deals', value: 'getDeals', description: 'List the deals of a company', action: 'Get the deals of a company' },
 			{ name: 'Get Many', value: 'getAll', description: 'List companies by search, industry, size or owner', action: 'Get many companies' },
 			{ name: 'Get Meeting History', value: 'getMeetingHistory', description: 'Meetings with the company\'s contacts, who was met, first and last meeting', action: 'Get the meeting history of a company' },
+			{ name: 'Get Notes', value: 'getNotes', description: 'List the notes on a company', action: 'Get the notes of a company' },
 			{ name: 'Update', value: 'update', description: 'Update a company', action: 'Update a company' },
 		],
 		default: 'getAll',
@@ -126,7 +128,7 @@ export const companyProperties: INodeProperties[] = [
 		type: 'resourceLocator',
 		required: true,
 		default: { mode: 'list', value: '' },
-		displayOptions: show('get', 'update', 'delete', 'getContacts', 'getDeals', 'getMeetingHistory'),
+		displayOptions: show('get', 'update', 'delete', 'getContacts', 'getDeals', 'getMeetingHistory', 'getNotes'),
 		description: 'CRM company to work on',
 		...companyLocator,
 	},

@@ -3,7 +3,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { uuidValidation } from '../../shared/inputChecks';
 import { locator, userLocator } from '../../shared/locators';
 import type { OperationCall, OperationDefinition, ResourceDefinitions } from '../../shared/types';
-import { contactBody } from '../contactFields';
+import { contactBody, mergedAddress } from '../contactFields';
+import { companyLocator, locatorField } from '../locators';
 
 /**
  * Contact (api-reference §3). The API answers a contact as { item, appointments }: the node outputs the
@@ -54,11 +55,14 @@ async function contactsWithEmail(call: OperationCall, email: string): Promise<ID
 
 const sameList = (a: unknown, b: unknown) => JSON.stringify([...((a as unknown[]) ?? [])].sort()) === JSON.stringify([...((b as unknown[]) ?? [])].sort());
 
-/** What of the wanted fields differs from the contact (an email differing only in case does not; additionalData key by key). */
+/** What of the wanted fields differs from the contact (an email differing only in case does not; additionalData key by key; the address part by part). */
 function changes(contact: IDataObject, wanted: IDataObject): IDataObject {
 	const result: IDataObject = {};
 	for (const [key, value] of Object.entries(wanted)) {
-		if (key === 'additionalData') {
+		if (key === 'address') {
+			const address = mergedAddress(contact.address, value as IDataObject);
+			if (JSON.stringify(address) !== JSON.stringify(mergedAddress(contact.address, {}))) result.address = address;
+		} else if (key === 'additionalData') {
 			const stored = (contact.additionalData ?? {}) as IDataObject;
 			const data = Object.fromEntries(Object.entries(value as IDataObject).filter(([name, v]) => JSON.stringify(stored[name]) !== JSON.stringify(v)));
 			if (Object.keys(data).length) result.additionalData = data;
@@ -83,13 +87,20 @@ async function createOrUpdate(call: OperationCall): Promise<IDataObject[]> {
 	});
 }
 
-/** Update's tags: replaced, or the given ones added to or removed from the contact's current tags. */
-async function updateTags(call: OperationCall): Promise<void> {
+/**
+ * Update: tags replaced, or added to or removed from the contact's tags; address parts changed in the contact's
+ * address. Those two need the contact as it is: read once, only then.
+ */
+async function prepareUpdate(call: OperationCall): Promise<void> {
 	const body = call.request.body!;
+	Object.assign(body, await contactBody(call, 'update', true));
 	const mode = call.read('updateFields.tagsMode') ?? 'replace';
-	if (body.tags === undefined || mode === 'replace') return;
-	const answer = await call.send({ method: 'GET', path: '/crm/details', qs: { contactId: call.request.pathParams!.id } });
-	const current = (contactOf(answer).tags ?? []) as string[];
+	const tagsChange = body.tags !== undefined && mode !== 'replace';
+	if (!tagsChange && !body.address) return;
+	const contact = contactOf(await call.send({ method: 'GET', path: '/crm/details', qs: { contactId: call.request.pathParams!.id } }));
+	if (body.address) body.address = mergedAddress(contact.address, body.address as IDataObject);
+	if (!tagsChange) return;
+	const current = (contact.tags ?? []) as string[];
 	const given = body.tags as string[];
 	body.tags = mode === 'add' ? [...current, ...given.filter((tag) => !current.includes(tag))] : current.filter((tag) => !given.includes(tag));
 }
@@ -151,13 +162,12 @@ export const contactOperations: ResourceDefinitions = {
 			accountOwnerId: 'updateFields.accountOwnerId',
 			crmCompanyId: { param: 'updateFields.crmCompanyId', check: 'uuid' },
 		},
-		prepare: async (call) => {
-			Object.assign(call.request.body!, await contactBody(call, 'update', true));
-			await updateTags(call);
-		},
+		prepare: prepareUpdate,
 		output: (answer) => [contactOf(answer)],
 	},
 	delete: { method: 'DELETE', path: '/crm/{id}', pathParams: { id: 'contactId' } },
+	getNotes: { method: 'GET', path: '/crm/contacts/{id}/notes', pathParams: { id: 'contactId' } },
+	getCommunications: { method: 'GET', path: '/crm/contacts/{contactId}/communications', pathParams: { contactId: 'contactId' } },
 	getActivity: {
 		method: 'GET',
 		path: '/crm/contacts/{id}/activity',
@@ -220,14 +230,7 @@ const ownerField: INodeProperties = {
 	...userLocator,
 };
 
-const companyField: INodeProperties = {
-	displayName: 'Company ID',
-	name: 'crmCompanyId',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc',
-	description: 'ID of the CRM company the contact works for',
-};
+const companyField = locatorField('Company', 'crmCompanyId', 'The CRM company the contact works for', companyLocator);
 
 export const contactProperties: INodeProperties[] = [
 	{
@@ -248,7 +251,9 @@ export const contactProperties: INodeProperties[] = [
 			{ name: 'Delete Many', value: 'deleteMany', description: 'Delete the contacts of all input items, 500 per call', action: 'Delete many contacts' },
 			{ name: 'Get', value: 'get', description: 'Get a contact by its ID or by the ID of an attendee', action: 'Get a contact' },
 			{ name: 'Get Activity', value: 'getActivity', description: 'List what happened with a contact, newest first', action: 'Get the activity of a contact' },
+			{ name: 'Get Communications', value: 'getCommunications', description: 'List the communications logged on a contact, the latest first', action: 'Get the communications of a contact' },
 			{ name: 'Get Many', value: 'getAll', description: 'List contacts, filtered by text, tags or owner', action: 'Get many contacts' },
+			{ name: 'Get Notes', value: 'getNotes', description: 'List the notes on a contact', action: 'Get the notes of a contact' },
 			{
 				name: 'Import Many',
 				value: 'importMany',
@@ -276,7 +281,7 @@ export const contactProperties: INodeProperties[] = [
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		displayOptions: show(['delete', 'deleteMany', 'getActivity', 'update']),
+		displayOptions: show(['delete', 'deleteMany', 'getActivity', 'getCommunications', 'getNotes', 'update']),
 		description: 'The contact to work on. Type to search names, emails and phone numbers.',
 		...contactLocator,
 	},

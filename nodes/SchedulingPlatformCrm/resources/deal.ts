@@ -6,7 +6,7 @@ import { userLocator } from '../../shared/locators';
 import type { OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
 import { customFieldsProperty, putCustomFields } from '../customFields';
 import { getManyFields, sortOrderField } from '../fields';
-import { companyLocator, contactLocator, dealLocator, pipelineLocator } from '../locators';
+import { companyLocator, contactLocator, dealLocator, locatorField, pipelineLocator } from '../locators';
 import { assertStageOf, stageField } from './pipeline';
 
 /**
@@ -140,20 +140,13 @@ export const dealOperations: ResourceDefinitions = {
 	removeContact: { method: 'DELETE', path: '/crm/deals/{id}/contacts/{dealContactId}', pathParams: { ...dealPath, dealContactId: 'dealContactId' } },
 	getDuplicateCandidates: { method: 'GET', path: '/crm/deals/{id}/duplicate-candidates', pathParams: dealPath },
 	getAppointments: { method: 'GET', path: '/crm/deals/{id}/appointments', pathParams: dealPath },
+	getNotes: { method: 'GET', path: '/crm/deals/{dealId}/notes', pathParams: { dealId: 'dealId' } },
+	getCommunications: { method: 'GET', path: '/crm/deals/{id}/communications', pathParams: dealPath },
 };
 
 const show = (...operation: string[]) => ({ show: { resource: ['deal'], operation } });
 
 const STAGE_HINT = 'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>';
-
-const locatorField = (displayName: string, name: string, description: string, modes: Pick<INodeProperties, 'modes'>): INodeProperties => ({
-	displayName,
-	name,
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	description,
-	...modes,
-});
 
 /** Deal fields of Create and Update, pipeline and stage aside. */
 const dealOptionFields: INodeProperties[] = [
@@ -179,8 +172,10 @@ export const dealProperties: INodeProperties[] = [
 			{ name: 'Delete', value: 'delete', description: 'Delete a deal for good', action: 'Delete a deal' },
 			{ name: 'Get', value: 'get', description: 'Get a deal with its contacts', action: 'Get a deal' },
 			{ name: 'Get Appointments', value: 'getAppointments', description: 'List the appointments with the deal\'s contacts', action: 'Get the appointments of a deal' },
+			{ name: 'Get Communications', value: 'getCommunications', description: 'List the communications logged on a deal, the latest first', action: 'Get the communications of a deal' },
 			{ name: 'Get Duplicate Candidates', value: 'getDuplicateCandidates', description: 'List deals that look like duplicates (nothing is merged)', action: 'Get duplicate candidates of a deal' },
 			{ name: 'Get Many', value: 'getAll', description: 'List deals by pipeline, stage, owner, contact, company or state', action: 'Get many deals' },
+			{ name: 'Get Notes', value: 'getNotes', description: 'List the notes on a deal', action: 'Get the notes of a deal' },
 			{ name: 'Mark Lost', value: 'markLost', description: 'Close an open deal as lost, with a reason', action: 'Mark a deal as lost' },
 			{ name: 'Mark Won', value: 'markWon', description: 'Close an open deal as won', action: 'Mark a deal as won' },
 			{ name: 'Remove Contact', value: 'removeContact', description: 'Remove a contact from a deal', action: 'Remove a contact from a deal' },
@@ -193,7 +188,7 @@ export const dealProperties: INodeProperties[] = [
 	{
 		...locatorField('Deal', 'dealId', 'Deal to work on', dealLocator),
 		required: true,
-		displayOptions: show('get', 'update', 'delete', 'markWon', 'markLost', 'reopen', 'addContact', 'updateContactRole', 'removeContact', 'getDuplicateCandidates', 'getAppointments'),
+		displayOptions: show('get', 'update', 'delete', 'markWon', 'markLost', 'reopen', 'addContact', 'updateContactRole', 'removeContact', 'getDuplicateCandidates', 'getAppointments', 'getNotes', 'getCommunications'),
 	},
 	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '', placeholder: 'e.g. Acme renewal 2026', displayOptions: show('create'), description: 'Name of the deal, at most 255 characters' },
 	{ ...locatorField('Pipeline', 'pipelineId', 'Pipeline the deal goes through', pipelineLocator), required: true, displayOptions: show('create') },
