@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { getManyFields } from '../../shared/getMany';
+
 import { clearSwitches } from '../../shared/clearSwitches';
 import { dateTime, endAfterStart } from '../../shared/dates';
 import { userLocator } from '../../shared/locators';
@@ -213,23 +215,7 @@ export const appointmentProperties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		displayOptions: show(['getAll']),
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 50,
-		displayOptions: { show: { resource: ['appointment'], operation: ['getAll'], returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...getManyFields('appointment'),
 	{
 		displayName: 'Filters',
 		name: 'filters',

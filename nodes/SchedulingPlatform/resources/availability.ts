@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { getManyFields } from '../../shared/getMany';
+
 import type { ResourceDefinitions } from '../../shared/types';
 import { weekFrom, weeklyHoursProblem, weeklyHoursProperties } from '../weeklyHours';
 
@@ -196,23 +198,7 @@ export const availabilityProperties: INodeProperties[] = [
 	...weeklyHoursProperties({ resource: ['availability'], operation: ['create'] }),
 	...weeklyHoursProperties({ resource: ['availability'], operation: ['update'], updateWeeklyHours: [true] }),
 	...holidayProperties,
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		displayOptions: { show: { resource: ['availability'], operation: ['getAll'] } },
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 50,
-		displayOptions: { show: { resource: ['availability'], operation: ['getAll'], returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...getManyFields('availability'),
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { getManyFields } from '../../shared/getMany';
+
 import { dateTime, endAfterStart } from '../../shared/dates';
 import type { ResourceDefinitions } from '../../shared/types';
 
@@ -141,23 +143,7 @@ export const availabilityExceptionProperties: INodeProperties[] = [
 			{ displayName: 'Title', name: 'title', type: 'string', default: '', placeholder: 'e.g. Vacation', description: 'Short label of the exception' },
 		],
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		displayOptions: { show: { resource: ['availabilityException'], operation: ['getAll'] } },
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 50,
-		displayOptions: { show: { resource: ['availabilityException'], operation: ['getAll'], returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...getManyFields('availabilityException'),
 	{
 		displayName: 'Filters',
 		name: 'filters',

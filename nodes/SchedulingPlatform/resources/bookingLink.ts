@@ -1,5 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { getManyFields } from '../../shared/getMany';
+
 import { dateTime } from '../../shared/dates';
 import { meetingTypeLocator } from '../locators';
 import type { OperationCall, ResourceDefinitions } from '../../shared/types';
@@ -190,23 +192,7 @@ export const bookingLinkProperties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		displayOptions: show(['getAll', 'getAllOneTime']),
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 50,
-		displayOptions: { show: { resource: ['bookingLink'], operation: ['getAll', 'getAllOneTime'], returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...getManyFields('bookingLink', ['getAll', 'getAllOneTime']),
 	{
 		displayName: 'Filters',
 		name: 'filters',

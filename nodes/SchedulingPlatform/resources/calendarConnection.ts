@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { getManyFields } from '../../shared/getMany';
+
 import { userLocator } from '../../shared/locators';
 import type { ResourceDefinitions } from '../../shared/types';
 
@@ -123,23 +125,7 @@ export const calendarConnectionProperties: INodeProperties[] = [
 		description: 'Whether the new connection becomes the calendar that new bookings are written to',
 	},
 	{ ...userField, displayOptions: show(['getAuthUrl', 'update']) },
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		displayOptions: show(['getAll']),
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 50,
-		displayOptions: { show: { resource: ['calendarConnection'], operation: ['getAll'], returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...getManyFields('calendarConnection'),
 	{
 		displayName: 'Filters',
 		name: 'filters',

@@ -1,5 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { getManyFields } from '../../shared/getMany';
+
 import { inputProblem } from '../../shared/inputChecks';
 import type { InputReader, OperationCall, ResourceDefinitions } from '../../shared/types';
 
@@ -308,23 +310,7 @@ export const meetingTypeProperties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		displayOptions: { show: { resource: ['meetingType'], operation: ['getAll'] } },
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 50,
-		displayOptions: { show: { resource: ['meetingType'], operation: ['getAll'], returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...getManyFields('meetingType'),
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',

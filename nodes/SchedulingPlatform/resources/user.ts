@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { getManyFields } from '../../shared/getMany';
+
 import { userLocator } from '../../shared/locators';
 import type { ResourceDefinitions } from '../../shared/types';
 import { weekFrom, weeklyHoursProblem, weeklyHoursProperties } from '../weeklyHours';
@@ -176,23 +178,7 @@ export const userProperties: INodeProperties[] = [
 		description: 'The user to work on',
 		...userLocator,
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		displayOptions: { show: { resource: ['user'], operation: ['getAll'] } },
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 50,
-		displayOptions: { show: { resource: ['user'], operation: ['getAll'], returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...getManyFields('user'),
 	{
 		displayName: 'Filters',
 		name: 'filters',

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { getManyFields } from '../../shared/getMany';
+
 import { dateTime } from '../../shared/dates';
 import type { ResourceDefinitions } from '../../shared/types';
 import { parentIds, parentProperties } from '../parents';
@@ -176,21 +178,5 @@ export const communicationProperties: INodeProperties[] = [
 		displayOptions: show(['update']),
 		options: [bodyField, directionField, ...detailFields, occurredAtField, typeField].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		displayOptions: show(['getAll']),
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 50,
-		displayOptions: { show: { resource: ['communication'], operation: ['getAll'], returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...getManyFields('communication'),
 ];

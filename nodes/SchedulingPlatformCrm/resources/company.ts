@@ -4,7 +4,8 @@ import { clearSwitches } from '../../shared/clearSwitches';
 import { userLocator } from '../../shared/locators';
 import type { ParamSource, ResourceDefinitions } from '../../shared/types';
 import { customFieldsProperty, putCustomFields } from '../customFields';
-import { getManyFields, sortOrderField } from '../fields';
+import { getManyFields } from '../../shared/getMany';
+import { sortOrderField } from '../fields';
 import { companyLocator } from '../locators';
 
 /** Company (api-reference §3): CRM companies with custom fields from the company settings. */

@@ -1,5 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { getManyFields } from '../../shared/getMany';
+
 import { uuidValidation } from '../../shared/inputChecks';
 import { locator, userLocator } from '../../shared/locators';
 import type { OperationCall, OperationDefinition, ResourceDefinitions } from '../../shared/types';
@@ -406,23 +408,7 @@ export const contactProperties: INodeProperties[] = [
 		displayOptions: show(['getActivity']),
 		description: 'Only these kinds of activity; none picked: all',
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		displayOptions: show(['getActivity', 'getAll']),
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 50,
-		displayOptions: { show: { resource: ['contact'], operation: ['getActivity', 'getAll'], returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...getManyFields('contact', ['getActivity', 'getAll']),
 	{
 		displayName: 'Filters',
 		name: 'filters',

@@ -1,5 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { getManyFields } from '../../shared/getMany';
+
 import { InputProblem } from '../../shared/inputChecks';
 import { locator } from '../../shared/locators';
 import type { Converter, ResourceDefinitions } from '../../shared/types';
@@ -184,21 +186,5 @@ export const dataFieldProperties: INodeProperties[] = [
 		displayOptions: show(['reorder']),
 		description: 'Every data field ID of the company once, in the new order (an expression may give a list)',
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		displayOptions: show(['getAll']),
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 50,
-		displayOptions: { show: { resource: ['dataField'], operation: ['getAll'], returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...getManyFields('dataField'),
 ];

@@ -5,7 +5,8 @@ import { dateTime } from '../../shared/dates';
 import { userLocator } from '../../shared/locators';
 import type { OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
 import { customFieldsProperty, putCustomFields } from '../customFields';
-import { getManyFields, sortOrderField } from '../fields';
+import { getManyFields } from '../../shared/getMany';
+import { sortOrderField } from '../fields';
 import { companyLocator, contactLocator, dealLocator, locatorField, pipelineLocator } from '../locators';
 import { assertStageOf, stageField } from './pipeline';
 

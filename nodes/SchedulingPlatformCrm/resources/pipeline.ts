@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { OperationCall, ResourceDefinitions } from '../../shared/types';
-import { getManyFields } from '../fields';
+import { getManyFields } from '../../shared/getMany';
 import { pipelineLocator } from '../locators';
 
 /**

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { getManyFields } from '../../shared/getMany';
+
 import { dateTime } from '../../shared/dates';
 import { userLocator } from '../../shared/locators';
 import type { ResourceDefinitions } from '../../shared/types';
@@ -174,23 +176,7 @@ export const taskProperties: INodeProperties[] = [
 		displayOptions: show(['getUpcoming']),
 		description: 'How many days from now to look ahead',
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		displayOptions: show(['getAll', 'getOverdue', 'getUpcoming']),
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 50,
-		displayOptions: { show: { resource: ['task'], operation: ['getAll', 'getOverdue', 'getUpcoming'], returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...getManyFields('task', ['getAll', 'getOverdue', 'getUpcoming']),
 	{
 		displayName: 'Filters',
 		name: 'filters',
