@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { getManyFields } from '../../shared/getMany';
-
 import { clearSwitches } from '../../shared/clearSwitches';
 import { dateTime, endAfterStart } from '../../shared/dates';
 import { userLocator } from '../../shared/locators';

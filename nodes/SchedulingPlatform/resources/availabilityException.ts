@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { getManyFields } from '../../shared/getMany';
-
 import { dateTime, endAfterStart } from '../../shared/dates';
 import type { ResourceDefinitions } from '../../shared/types';
 

@@ -1,7 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { getManyFields } from '../../shared/getMany';
-
 import { dateTime } from '../../shared/dates';
 import { meetingTypeLocator } from '../locators';
 import type { OperationCall, ResourceDefinitions } from '../../shared/types';

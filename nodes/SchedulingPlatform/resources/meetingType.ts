@@ -1,7 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { getManyFields } from '../../shared/getMany';
-
 import { inputProblem } from '../../shared/inputChecks';
 import type { InputReader, OperationCall, ResourceDefinitions } from '../../shared/types';
 

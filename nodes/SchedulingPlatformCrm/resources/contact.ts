@@ -1,19 +1,15 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { getManyFields } from '../../shared/getMany';
-
-import { uuidValidation } from '../../shared/inputChecks';
-import { locator, userLocator } from '../../shared/locators';
+import { userLocator } from '../../shared/locators';
 import type { OperationCall, OperationDefinition, ResourceDefinitions } from '../../shared/types';
 import { contactBody, mergedAddress } from '../contactFields';
-import { companyLocator, locatorField } from '../locators';
+import { companyLocator, contactLocator, locatorField } from '../locators';
 
 /**
  * Contact (api-reference §3). The API answers a contact as { item, appointments }: the node outputs the
  * contact itself. Create does not deduplicate; Create or Update finds the contact of the email first.
  */
-
-export const contactLocator = locator('searchContacts', 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc', uuidValidation('Contact ID'));
 
 const IMPORT_BATCH = 1000;
 const DELETE_BATCH = 500;

@@ -1,7 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { getManyFields } from '../../shared/getMany';
-
 import { InputProblem } from '../../shared/inputChecks';
 import { locator } from '../../shared/locators';
 import type { Converter, ResourceDefinitions } from '../../shared/types';
