@@ -4,6 +4,7 @@ import { getManyFields } from '../../shared/getMany';
 import { userLocator } from '../../shared/locators';
 import type { OperationCall, OperationDefinition, ResourceDefinitions } from '../../shared/types';
 import { contactBody, mergedAddress } from '../contactFields';
+import { sortOrderField } from '../fields';
 import { companyLocator, contactLocator, locatorField } from '../locators';
 
 /**
@@ -444,16 +445,7 @@ export const contactProperties: INodeProperties[] = [
 				],
 				default: 'createdAt',
 			},
-			{
-				displayName: 'Sort Order',
-				name: 'sortOrder',
-				type: 'options',
-				options: [
-					{ name: 'Ascending', value: 'ASC' },
-					{ name: 'Descending', value: 'DESC' },
-				],
-				default: 'DESC',
-			},
+			sortOrderField,
 		],
 	},
 ];
