@@ -12,6 +12,7 @@ import {
 	apiKeyProblem,
 	baseUrlProblem,
 	rateLimitProblem,
+	rateLimitProperties,
 } from '../nodes/shared/transport/credentialChecks';
 
 export class SchedulingPlatformApiKeyApi implements ICredentialType {
@@ -50,22 +51,7 @@ export class SchedulingPlatformApiKeyApi implements ICredentialType {
 			placeholder: 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc',
 			description: 'UUID of the user to act for when a node does not set "Act As User". Most operations need an acting user with an API key.',
 		},
-		{
-			displayName: 'Requests per Minute',
-			name: 'requestsPerMinute',
-			type: 'number',
-			typeOptions: { minValue: 1, numberPrecision: 0 },
-			default: 100,
-			description: 'Requests per minute the API allows this credential (100 on every plan today). The nodes keep under it, shared by every workflow in this n8n process; other processes using the same credential are noticed by the API\'s 429 answers.',
-		},
-		{
-			displayName: 'Burst',
-			name: 'burst',
-			type: 'number',
-			typeOptions: { minValue: 1, numberPrecision: 0 },
-			default: 200,
-			description: 'Requests the API allows at once before the per-minute rate applies (200 today)',
-		},
+		...rateLimitProperties,
 	];
 
 	authenticate: IAuthenticate = async (

@@ -10,6 +10,7 @@ import {
 	baseUrlProblem,
 	personalAccessTokenProblem,
 	rateLimitProblem,
+	rateLimitProperties,
 } from '../nodes/shared/transport/credentialChecks';
 
 export class SchedulingPlatformPatApi implements ICredentialType {
@@ -40,22 +41,7 @@ export class SchedulingPlatformPatApi implements ICredentialType {
 			required: true,
 			description: 'Personal Access Token starting with "rgo-", created in the integrations area of the dashboard',
 		},
-		{
-			displayName: 'Requests per Minute',
-			name: 'requestsPerMinute',
-			type: 'number',
-			typeOptions: { minValue: 1, numberPrecision: 0 },
-			default: 100,
-			description: 'Requests per minute the API allows this credential (100 on every plan today). The nodes keep under it, shared by every workflow in this n8n process; other processes using the same credential are noticed by the API\'s 429 answers.',
-		},
-		{
-			displayName: 'Burst',
-			name: 'burst',
-			type: 'number',
-			typeOptions: { minValue: 1, numberPrecision: 0 },
-			default: 200,
-			description: 'Requests the API allows at once before the per-minute rate applies (200 today)',
-		},
+		...rateLimitProperties,
 	];
 
 	authenticate: IAuthenticate = async (

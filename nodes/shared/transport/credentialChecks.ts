@@ -1,3 +1,5 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 /**
  * Format checks for both credential types, run before any request is sent.
  * Each returns a message stating the expected form, or undefined when the value is fine.
@@ -53,21 +55,46 @@ export function actingUserProblem(value: unknown, label: string): string | undef
 	return `${label} must be a user ID in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc`;
 }
 
-/** Requests per Minute and Burst of a credential: whole numbers from 1; empty (a credential saved before they existed) takes the API's. */
-const RATE_FIELDS = { requestsPerMinute: 'Requests per Minute', burst: 'Burst' } as const;
-const DEFAULT_RATE = { requestsPerMinute: 100, burst: 200 };
+/** The Requests per Minute and Burst fields of both credentials (defaults: the API's limit). */
+export const rateLimitProperties: INodeProperties[] = [
+	{
+		displayName: 'Requests per Minute',
+		name: 'requestsPerMinute',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 100,
+		description: 'Requests per minute the API allows this credential (100 on every plan today). The nodes keep under it, shared by every workflow in this n8n process; other processes using the same credential are noticed by the API\'s 429 answers.',
+	},
+	{
+		displayName: 'Burst',
+		name: 'burst',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 200,
+		description: 'Requests the API allows at once before the per-minute rate applies (200 today)',
+	},
+];
 
-function rateField(credentials: Record<string, unknown>, field: keyof typeof RATE_FIELDS): number {
-	const value = credentials[field];
-	return value === undefined || value === null || value === '' ? DEFAULT_RATE[field] : Number(value);
+type RateField = 'requestsPerMinute' | 'burst';
+
+function rateProperty(field: RateField): INodeProperties {
+	return rateLimitProperties.find((property) => property.name === field) as INodeProperties;
 }
 
+/** A rate field of a credential: empty (a credential saved before the fields existed) takes the default, the API's. */
+function rateField(credentials: Record<string, unknown>, field: RateField): number {
+	const value = credentials[field];
+	return value === undefined || value === null || value === '' ? (rateProperty(field).default as number) : Number(value);
+}
+
+/** Both rate fields must be whole numbers from 1. */
 export function rateLimitProblem(credentials: Record<string, unknown>): string | undefined {
-	const field = (Object.keys(RATE_FIELDS) as Array<keyof typeof RATE_FIELDS>).find((name) => {
+	const field = (['requestsPerMinute', 'burst'] as RateField[]).find((name) => {
 		const value = rateField(credentials, name);
 		return !Number.isInteger(value) || value < 1;
 	});
-	return field && `${RATE_FIELDS[field]} must be a whole number of at least 1 (the API allows ${DEFAULT_RATE.requestsPerMinute} requests per minute with bursts of ${DEFAULT_RATE.burst})`;
+	const [perMinute, burst] = [rateProperty('requestsPerMinute').default, rateProperty('burst').default];
+	return field && `${rateProperty(field).displayName} must be a whole number of at least 1 (the API allows ${String(perMinute)} requests per minute with bursts of ${String(burst)})`;
 }
 
 export function rateLimitOf(credentials: Record<string, unknown>): { perMinute: number; burst: number } {
