@@ -256,8 +256,9 @@ export async function executeDefinitions(
 	const { resource, operation, definition } = definitionOf(ctx, resources);
 	const shown = shownFor(properties, resource, operation);
 	const lookups: Lookups = new Map();
-	const parallel = new ItemRun(ctx, 0, shown, lookups).read(definition.method === 'GET' ? 'requestOptions.parallelReads' : 'requestOptions.parallelWrites');
-	const limit = (parallel as number | undefined) ?? (definition.method === 'GET' ? PARALLEL_READS : PARALLEL_WRITES);
+	const reads = definition.method === 'GET';
+	const parallel = new ItemRun(ctx, 0, shown, lookups).read(reads ? 'requestOptions.parallelReads' : 'requestOptions.parallelWrites');
+	const limit = (parallel as number | undefined) ?? (reads ? PARALLEL_READS : PARALLEL_WRITES);
 	const continueOnFail = ctx.continueOnFail();
 	if (definition.batch) return await runBatches(ctx, definition, count, (itemIndex) => new ItemRun(ctx, itemIndex, shown, lookups), continueOnFail);
 	let stopped = false;
