@@ -4,7 +4,8 @@ import { dirname, join, resolve } from 'path';
 
 import { startSandbox } from '../sandbox/server';
 import { PACKAGE_DIR } from '../test/harness/engine';
-import { NODE_TYPE, importAll, newUserFolder, parseExecution, realN8nDir, startN8n } from './realN8n';
+import { NODE_TYPE, importAll, newUserFolder, parseExecution, realN8n, startN8n } from './realN8n';
+import type { RealN8n } from './realN8n';
 
 /**
  * `npm run bench` (README "Performance"): the packed package in the real n8n application against the
@@ -73,7 +74,7 @@ const CREDENTIALS = {
 const EXCEPTION = { available: false, start: '2026-05-01T00:00:00Z', end: '2026-05-02T00:00:00Z' };
 
 let sandboxUrl = '';
-let n8nDir = '';
+let host: RealN8n;
 let userFolders: string[] = [];
 
 async function control(method: string, path: string, body?: object): Promise<unknown> {
@@ -192,7 +193,7 @@ function memoryMb(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number {
 
 /** Executes a workflow in a user folder, polling the process's memory, and reads the Target node's run. */
 async function execute(workflowId: string, userFolder = userFolders[0]): Promise<NodeRun> {
-	const run = startN8n(n8nDir, userFolder, ['execute', `--id=${workflowId}`, '--rawOutput'], 90 * 60_000);
+	const run = startN8n(host, userFolder, ['execute', `--id=${workflowId}`, '--rawOutput'], 90 * 60_000);
 	const samples: Array<{ at: number; rss: number }> = [];
 	let processPeakMb = 0;
 	const poll = setInterval(() => {
@@ -439,8 +440,8 @@ async function main(): Promise<void> {
 	if (!(BENCH_N >= 1)) throw new Error('BENCH_N must be a number of at least 1');
 	const unknown = CASES.filter((name) => !STEPS[name]);
 	if (unknown.length) throw new Error(`BENCH_CASES: unknown ${unknown.join(', ')}; the cases are ${Object.keys(STEPS).join(', ')}`);
-	n8nDir = realN8nDir();
-	const version = (JSON.parse(readFileSync(join(n8nDir, 'node_modules/n8n/package.json'), 'utf8')) as { version: string }).version;
+	host = realN8n();
+	const { version } = host;
 	const sandbox = await startSandbox();
 	sandboxUrl = sandbox.url;
 	const seed = (await control('POST', '/seed')) as { users: { owner: { id: string } }; credentials: { ownerPat: string; apiKey: string } };
@@ -449,7 +450,7 @@ async function main(): Promise<void> {
 	Object.assign(seeded, { userId: seed.users.owner.id, availabilityId: availability.id, pat: seed.credentials.ownerPat, apiKey: seed.credentials.apiKey });
 
 	userFolders = [newUserFolder('n8n-bench-a-'), newUserFolder('n8n-bench-b-'), newUserFolder('n8n-bench-c-')];
-	await Promise.all(userFolders.map((folder) => importAll(n8nDir, folder, credentials(), workflows())));
+	await Promise.all(userFolders.map((folder) => importAll(host, folder, credentials(), workflows())));
 	const rows: Row[] = [];
 	for (const name of CASES) {
 		process.stderr.write(`bench: ${name}...\n`);

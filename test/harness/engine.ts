@@ -27,25 +27,15 @@ import type {
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 import { ICredentialsHelper, NodeHelpers, Workflow } from 'n8n-workflow';
-import { existsSync, readFileSync } from 'fs';
-import { dirname, join } from 'path';
+
+import { PACKAGE_DIR, PACKAGE_NAME } from './packageDir';
 
 /**
  * Runs workflows through n8n-core's real engine (WorkflowExecute), with the compiled package loaded
  * by PackageDirectoryLoader, the loader n8n uses for community packages.
  */
 
-export const PACKAGE_NAME = 'n8n-nodes-scheduling-platform';
-
-/** The package root, whether this file runs from test/harness (jest) or build/test/harness (demo). */
-function findPackageDir(from: string): string {
-	const manifest = join(from, 'package.json');
-	if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === PACKAGE_NAME) return from;
-	if (dirname(from) === from) throw new Error(`${PACKAGE_NAME} not found above ${__dirname}`);
-	return findPackageDir(dirname(from));
-}
-
-export const PACKAGE_DIR = findPackageDir(__dirname);
+export { PACKAGE_DIR, PACKAGE_NAME };
 export const NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatform`;
 export const CRM_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformCrm`;
 export const ITEMS_NODE_TYPE = 'harness.items';

@@ -1,0 +1,201 @@
+import { startSandbox } from '../../sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
+import { CRM_NODE_TYPE, NODE_TYPE, importAll as importInto, n8n as n8nCli, newUserFolder, parseExecution, realN8n } from '../../scripts/realN8n';
+import type { RealN8n } from '../../scripts/realN8n';
+
+/**
+ * The packed package in the real n8n application, installed the README's way into
+ * <user folder>/.n8n/nodes, running workflows with `n8n execute` against the sandbox (scripts/realN8n.ts).
+ * One file per n8n line (n8n-1.test.ts, n8n-2.test.ts) runs this suite, so both lines run in parallel.
+ */
+export function smokeSuite(version: string): void {
+	jest.setTimeout(20 * 60_000);
+
+	let sandbox: Sandbox;
+	let seed: { credentials: { ownerPat: string; apiKey: string }; users: { owner: { id: string } } };
+	let host: RealN8n;
+	let userFolder: string;
+
+	const n8n = (...args: string[]): Promise<string> => n8nCli(host, userFolder, ...args);
+	const importAll = (credentials: object[], workflows: object[]): Promise<void> => importInto(host, userFolder, credentials, workflows);
+
+	beforeAll(async () => {
+		host = realN8n(version);
+		userFolder = newUserFolder('n8n-smoke-');
+		sandbox = await startSandbox();
+		seed = (await (await fetch(`${sandbox.url}/__sandbox/seed`, { method: 'POST' })).json()) as typeof seed;
+	});
+
+	afterAll(async () => {
+		await sandbox?.close();
+	});
+
+	test(`n8n ${version} loads the package and runs create user (API key), list meeting types, find the first open slot and book it (PAT)`, async () => {
+		const credentials = [
+			{ id: 'spApiKey0000001', name: 'API key', type: 'schedulingPlatformApiKeyApi', data: { baseUrl: sandbox.url, apiKey: seed.credentials.apiKey, actingUserId: '' } },
+			{ id: 'spPat0000000001', name: 'PAT', type: 'schedulingPlatformPatApi', data: { baseUrl: sandbox.url, token: seed.credentials.ownerPat } },
+		];
+		const node = NODE_TYPE;
+		const workflow = {
+			id: 'spSmokeWorkflow1',
+			name: 'Smoke',
+			active: false,
+			settings: {},
+			connections: {
+				Start: { main: [[{ node: 'Create User', type: 'main', index: 0 }]] },
+				'Create User': { main: [[{ node: 'List Meeting Types', type: 'main', index: 0 }]] },
+				'List Meeting Types': { main: [[{ node: 'Find Slots', type: 'main', index: 0 }]] },
+				'Find Slots': { main: [[{ node: 'Book First Slot', type: 'main', index: 0 }]] },
+			},
+			nodes: [
+				{ id: 'a1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					id: 'a2', name: 'Create User', type: node, typeVersion: 1, position: [200, 0],
+					parameters: { authentication: 'apiKey', resource: 'user', operation: 'create', email: 'smoke@example.com', givenName: 'Smoke', familyName: 'Test', timezone: 'Europe/Berlin' },
+					credentials: { schedulingPlatformApiKeyApi: { id: 'spApiKey0000001', name: 'API key' } },
+				},
+				{
+					id: 'a3', name: 'List Meeting Types', type: node, typeVersion: 1, position: [400, 0],
+					parameters: { resource: 'meetingType', operation: 'getAll', returnAll: true },
+					credentials: { schedulingPlatformPatApi: { id: 'spPat0000000001', name: 'PAT' } },
+				},
+				{
+					id: 'a4', name: 'Find Slots', type: node, typeVersion: 1, position: [600, 0], executeOnce: true,
+					parameters: {
+						resource: 'booking', operation: 'getSlots', meetingTypeId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+						start: "={{ $now.plus(1, 'day').toISODate() }}", end: "={{ $now.plus(7, 'days').toISODate() }}", output: 'raw',
+					},
+					credentials: { schedulingPlatformPatApi: { id: 'spPat0000000001', name: 'PAT' } },
+				},
+				{
+					id: 'a5', name: 'Book First Slot', type: node, typeVersion: 1, position: [800, 0],
+					parameters: {
+						resource: 'booking', operation: 'create', meetingTypeId: { __rl: true, mode: 'id', value: "={{ $('List Meeting Types').first().json.id }}" },
+						start: '={{ $json.dates[0].spots[0].startTime }}', email: 'client@example.com', firstName: 'Cli', lastName: 'Ent',
+					},
+					credentials: { schedulingPlatformPatApi: { id: 'spPat0000000001', name: 'PAT' } },
+				},
+			],
+		};
+		await importAll(credentials, [workflow]);
+		const stdout = await n8n('execute', '--id=spSmokeWorkflow1', '--rawOutput');
+
+		expect(stdout).not.toContain(seed.credentials.apiKey);
+		expect(stdout).not.toContain(seed.credentials.ownerPat);
+		const result = parseExecution(stdout);
+		expect(result.data.resultData.error).toBeUndefined();
+		const runData = result.data.resultData.runData;
+		const created = runData['Create User'][0].data.main[0];
+		expect(created).toHaveLength(1);
+		expect(created[0].json).toEqual(expect.objectContaining({ userId: expect.any(String), bookingUrl: expect.any(String) }));
+		const meetingTypes = runData['List Meeting Types'][0].data.main[0];
+		expect(meetingTypes.length).toBeGreaterThan(0);
+		expect(meetingTypes[0].json).toEqual(expect.objectContaining({ id: expect.any(String), meetingInfo: expect.any(Object) }));
+
+		const log = (await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as Array<{ method: string; path: string; headers: Record<string, string>; body: unknown }>;
+		const firstSlot = runData['Find Slots'][0].data.main[0][0].json.dates[0].spots[0].startTime;
+		expect(runData['Book First Slot'][0].data.main[0].map((item: { json: unknown }) => item.json)).toEqual([
+			{ status: 'booked', appointmentId: expect.any(String), secret: expect.any(String) },
+		]);
+		const meetingTypeId = meetingTypes[0].json.id;
+		expect(log.map((r) => `${r.method} ${r.path}`)).toEqual([
+			'POST /v4/user',
+			'GET /v4/meeting-type',
+			`GET /v4/meeting-type/${meetingTypeId}`,
+			'GET /v4/booking-availability',
+			`GET /v4/meeting-type/${meetingTypeId}`,
+			'POST /v4/booking',
+		]);
+		expect(log[5].body).toEqual({
+			meetingTypeId,
+			start: firstSlot,
+			hostIds: [seed.users.owner.id],
+			attendee: { email: 'client@example.com', firstname: 'Cli', lastname: 'Ent', receiveReminders: true, notes: {} },
+		});
+		expect(log[0].headers.authorization).toBe(`Bearer ${seed.credentials.apiKey}`);
+		expect(log[0].headers['x-service-api-user-id']).toBeUndefined();
+		expect(log[0].body).toEqual({ email: 'smoke@example.com', givenName: 'Smoke', familyName: 'Test', timezone: 'Europe/Berlin' });
+		expect(log[1].headers.authorization).toBe(`Bearer ${seed.credentials.ownerPat}`);
+		expect(log[1].headers['x-service-api-user-id']).toBeUndefined();
+	});
+
+	test(`n8n ${version} sends a failed item to the error output under "Continue (using error output)"`, async () => {
+		const credentials = [
+			{ id: 'spPat0000000002', name: 'PAT', type: 'schedulingPlatformPatApi', data: { baseUrl: sandbox.url, token: seed.credentials.ownerPat } },
+		];
+		const missing = '0b7e6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f';
+		const workflow = {
+			id: 'spSmokeErrorOut1',
+			name: 'Smoke error output',
+			active: false,
+			settings: {},
+			connections: { Start: { main: [[{ node: 'Get Users', type: 'main', index: 0 }]] } },
+			nodes: [
+				{ id: 'b1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					id: 'b2', name: 'Get Users', type: NODE_TYPE, typeVersion: 1, position: [200, 0], onError: 'continueErrorOutput',
+					parameters: { resource: 'user', operation: 'get', userId: { __rl: true, mode: 'id', value: missing } },
+					credentials: { schedulingPlatformPatApi: { id: 'spPat0000000002', name: 'PAT' } },
+				},
+			],
+		};
+		await importAll(credentials, [workflow]);
+		const stdout = await n8n('execute', '--id=spSmokeErrorOut1', '--rawOutput');
+		const result = parseExecution(stdout);
+		expect(result.data.resultData.error).toBeUndefined();
+		const [success, failed] = result.data.resultData.runData['Get Users'][0].data.main;
+		expect(success).toEqual([]);
+		expect(failed.map((item: { json: unknown }) => item.json)).toEqual([
+			{
+				error: 'The API could not find the requested resource (HTTP 404)',
+				message: 'User not found Check the ID: the resource may have been deleted, or it belongs to a user the credential cannot see.',
+			},
+		]);
+	});
+
+	test(`n8n ${version} runs the CRM node: Create or Update maps input fields automatically, and a second run writes nothing`, async () => {
+		const credentials = [
+			{ id: 'spPat0000000003', name: 'PAT', type: 'schedulingPlatformPatApi', data: { baseUrl: sandbox.url, token: seed.credentials.ownerPat } },
+		];
+		const rows = [
+			{ email: 'Grace@Example.com', firstName: 'Grace', lastName: 'Hopper' },
+			{ email: 'alan@example.com', firstName: 'Alan', lastName: 'Turing' },
+		];
+		const workflow = {
+			id: 'spSmokeCrmSync01',
+			name: 'Smoke CRM sync',
+			active: false,
+			settings: {},
+			connections: {
+				Start: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] },
+				Rows: { main: [[{ node: 'Sync Contacts', type: 'main', index: 0 }]] },
+			},
+			nodes: [
+				{ id: 'c1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					id: 'c2', name: 'Rows', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0],
+					parameters: { jsCode: `return ${JSON.stringify(rows)}.map((json) => ({ json }));` },
+				},
+				{
+					id: 'c3', name: 'Sync Contacts', type: CRM_NODE_TYPE, typeVersion: 1, position: [400, 0],
+					parameters: { resource: 'contact', operation: 'upsert', contactFields: { mappingMode: 'autoMapInputData', value: null } },
+					credentials: { schedulingPlatformPatApi: { id: 'spPat0000000003', name: 'PAT' } },
+				},
+			],
+		};
+		await importAll(credentials, [workflow]);
+		const run = async () => {
+			await fetch(`${sandbox.url}/__sandbox/requests`, { method: 'DELETE' });
+			const result = parseExecution(await n8n('execute', '--id=spSmokeCrmSync01', '--rawOutput'));
+			expect(result.data.resultData.error).toBeUndefined();
+			const log = (await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as Array<{ method: string; path: string }>;
+			const items = result.data.resultData.runData['Sync Contacts'][0].data.main[0] as Array<{ json: { email: string; outcome: string } }>;
+			return { outcomes: items.map((item) => `${item.json.email} ${item.json.outcome}`), writes: log.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`) };
+		};
+		expect(await run()).toEqual({
+			outcomes: ['Grace@Example.com created', 'alan@example.com created'],
+			writes: ['POST /crm', 'POST /crm'],
+		});
+		expect(await run()).toEqual({ outcomes: ['Grace@Example.com unchanged', 'alan@example.com unchanged'], writes: [] });
+	});
+}
