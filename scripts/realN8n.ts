@@ -82,7 +82,7 @@ export function n8nEnvironment(userFolder: string, extra: Record<string, string>
 		PATH: process.env.PATH,
 		HOME: process.env.HOME,
 		N8N_USER_FOLDER: userFolder,
-		N8N_ENCRYPTION_KEY: 'smoke-test-key',
+		N8N_ENCRYPTION_KEY: 'n8n-nodes-scheduling-platform-local',
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
 		N8N_TEMPLATES_ENABLED: 'false',

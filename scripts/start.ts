@@ -1,0 +1,194 @@
+import type { ChildProcess } from 'child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'fs';
+import { join } from 'path';
+
+import { startSandbox } from '../sandbox/server';
+import type { Sandbox } from '../sandbox/server';
+import type { Seed } from '../sandbox/seed';
+import { PACKAGE_DIR, PACKAGE_NAME } from '../test/harness/packageDir';
+import { N8N_V2, importAll, installPackage, realN8n, startN8n } from './realN8n';
+import type { CliResult, RealN8n } from './realN8n';
+
+/**
+ * `npm start`: the sandbox with demo data and the real n8n application with this package, the demo
+ * credentials and the example workflows (examples/), until Ctrl+C. The browser test starts the same
+ * thing with `startDemo` in a fresh user folder.
+ */
+
+export const LOGIN = { email: 'demo@example.com', password: 'Demo-Password-1', firstName: 'Demo', lastName: 'Builder' };
+export const EXAMPLES_DIR = join(PACKAGE_DIR, 'examples');
+
+export interface DemoOptions {
+	/** The n8n version (installed into the cache on first use); default the 2.x line. */
+	version?: string;
+	userFolder: string;
+	n8nPort?: number;
+	/** 0 picks a free port. */
+	sandboxPort?: number;
+	showProgress?: boolean;
+}
+
+export interface Demo {
+	host: RealN8n;
+	editorUrl: string;
+	sandbox: Sandbox;
+	seed: Seed;
+	credentials: DemoCredential[];
+	stop(): Promise<void>;
+}
+
+interface DemoCredential {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, string>;
+}
+
+/** The demo credentials, with fixed IDs so the example workflows find them (their secrets change with each seed). */
+export function demoCredentials(sandboxUrl: string, seed: Seed): DemoCredential[] {
+	const { owner, member } = seed.users;
+	return [
+		{ id: 'spDemoOwnerPat01', name: `Demo Token (${owner.givenName} ${owner.familyName})`, type: 'schedulingPlatformPatApi', data: { baseUrl: sandboxUrl, token: seed.credentials.ownerPat } },
+		{ id: 'spDemoMemberPat1', name: `Demo Token (${member.givenName} ${member.familyName}, member)`, type: 'schedulingPlatformPatApi', data: { baseUrl: sandboxUrl, token: seed.credentials.memberPat } },
+		{
+			id: 'spDemoApiKey0001',
+			name: `Demo API Key (acting as ${owner.givenName} ${owner.familyName})`,
+			type: 'schedulingPlatformApiKeyApi',
+			data: { baseUrl: sandboxUrl, apiKey: seed.credentials.apiKey, actingUserId: owner.id },
+		},
+	];
+}
+
+export function exampleWorkflows(): Array<{ id: string; name: string }> {
+	return readdirSync(EXAMPLES_DIR)
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.map((file) => JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as { id: string; name: string });
+}
+
+/** Imports the examples not imported into this user folder before, so a person's changes to one are kept. */
+async function importExamples(host: RealN8n, userFolder: string, credentials: DemoCredential[]): Promise<void> {
+	const record = join(userFolder, 'examples-imported.json');
+	const done = existsSync(record) ? (JSON.parse(readFileSync(record, 'utf8')) as string[]) : [];
+	const fresh = exampleWorkflows().filter((workflow) => !done.includes(workflow.id));
+	await importAll(host, userFolder, credentials, fresh);
+	writeFileSync(record, JSON.stringify([...done, ...fresh.map((workflow) => workflow.id)]));
+}
+
+async function sleep(ms: number): Promise<void> {
+	await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Waits until n8n's REST API answers (it answers after /healthz), or fails with the end of n8n's output if it exits. */
+async function waitForRest(editorUrl: string, exited: () => CliResult | undefined): Promise<Record<string, unknown>> {
+	const deadline = Date.now() + 3 * 60_000;
+	while (Date.now() < deadline) {
+		const result = exited();
+		if (result) throw new Error(`n8n stopped (exit ${String(result.code)}):\n${result.stderr.slice(-3000)}\n${result.stdout.slice(-3000)}`);
+		const answer = await fetch(`${editorUrl}/rest/settings`).catch(() => undefined);
+		if (answer?.ok) return ((await answer.json()) as { data: Record<string, unknown> }).data;
+		await sleep(500);
+	}
+	throw new Error(`n8n did not answer at ${editorUrl} within 3 minutes`);
+}
+
+/** Creates the owner account on the first start of a user folder (n8n then asks no setup questions). */
+async function setUpOwner(editorUrl: string, settings: Record<string, unknown>): Promise<void> {
+	const management = settings.userManagement as { showSetupOnFirstLoad?: boolean } | undefined;
+	if (!management?.showSetupOnFirstLoad) return;
+	const answer = await fetch(`${editorUrl}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(LOGIN),
+	});
+	if (!answer.ok) throw new Error(`n8n refused the owner setup (HTTP ${answer.status}): ${await answer.text()}`);
+}
+
+async function stopChild(child: ChildProcess, done: Promise<CliResult>): Promise<void> {
+	if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+	await done;
+}
+
+export async function startDemo(options: DemoOptions): Promise<Demo> {
+	const { userFolder, showProgress = false } = options;
+	const host = realN8n(options.version ?? N8N_V2, showProgress);
+	const sandbox = await startSandbox({ port: options.sandboxPort ?? 0 });
+	try {
+		const seed = (await (await fetch(`${sandbox.url}/__sandbox/seed`, { method: 'POST' })).json()) as Seed;
+		installPackage(userFolder);
+		const credentials = demoCredentials(sandbox.url, seed);
+		await importExamples(host, userFolder, credentials);
+		const port = options.n8nPort ?? 5678;
+		const editorUrl = `http://localhost:${port}`;
+		const { child, done } = startN8n(host, userFolder, ['start'], 0, {
+			N8N_PORT: String(port),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: 'localhost',
+			N8N_LOG_LEVEL: 'warn',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_HIRING_BANNER_ENABLED: 'false',
+			N8N_SECURE_COOKIE: 'false',
+		});
+		let exited: CliResult | undefined;
+		void done.then((result) => (exited = result));
+		try {
+			await setUpOwner(editorUrl, await waitForRest(editorUrl, () => exited));
+		} catch (error) {
+			await stopChild(child, done);
+			throw error;
+		}
+		return { host, editorUrl, sandbox, seed, credentials, stop: async () => { await stopChild(child, done); await sandbox.close(); } };
+	} catch (error) {
+		await sandbox.close();
+		throw error;
+	}
+}
+
+function instructions(demo: Demo): string {
+	const examples = exampleWorkflows().map((workflow) => `     - ${workflow.name}`).join('\n');
+	const credentials = demo.credentials.map((credential) => `     - ${credential.name}`).join('\n');
+	return `
+n8n ${demo.host.version} is running with ${PACKAGE_NAME} and the sandbox API.
+
+  Editor:       ${demo.editorUrl}
+  Log in with:  ${LOGIN.email} / ${LOGIN.password}
+  Sandbox API:  ${demo.sandbox.url} (demo data, fresh on every start)
+
+  What to try first:
+   1. Open a workflow under Overview and click "Execute workflow":
+${examples}
+   2. Build your own: on an empty canvas press Tab, search "Scheduling Platform" (or "CRM"),
+      pick an action such as "Create a booking", choose a demo credential, pick from the lists and
+      click "Execute step". The demo credentials:
+${credentials}
+
+  Ctrl+C stops n8n and the sandbox.
+`;
+}
+
+async function main(): Promise<void> {
+	const demo = await startDemo({
+		version: process.env.N8N_VERSION,
+		userFolder: join(PACKAGE_DIR, '.n8n-start'),
+		n8nPort: Number(process.env.N8N_PORT ?? 5678),
+		sandboxPort: Number(process.env.SANDBOX_PORT ?? 4010),
+		showProgress: true,
+	});
+	process.stdout.write(instructions(demo));
+	let stopping = false;
+	const stop = (): void => {
+		if (stopping) return;
+		stopping = true;
+		process.stdout.write('\nStopping n8n and the sandbox...\n');
+		void demo.stop().then(() => process.exit(0));
+	};
+	process.once('SIGINT', stop);
+	process.once('SIGTERM', stop);
+}
+
+if (require.main === module) {
+	main().catch((error: Error) => {
+		process.stderr.write(`${error.message}\n`);
+		process.exit(1);
+	});
+}
