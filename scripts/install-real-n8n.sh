@@ -9,6 +9,10 @@ version="${1:-${N8N_SMOKE_VERSION:-1.123.16}}"
 dir="${N8N_SMOKE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-scheduling-platform/n8n-$version}"
 if [ -f "$dir/.installed" ]; then echo "$dir"; exit 0; fi
 mkdir -p "$dir"
+# Test files running in parallel may ask for the same version: one installs, the others wait for it.
+exec 9>"$dir.lock"
+flock 9
+if [ -f "$dir/.installed" ]; then echo "$dir"; exit 0; fi
 echo "Installing n8n $version into $dir (once; a few minutes)..." >&2
 # This project's .npmrc sets ignore-scripts, and `npm test` passes it on to child processes through
 # npm_config_* variables: each line below says whether n8n's install scripts run.

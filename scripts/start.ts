@@ -25,6 +25,8 @@ export interface DemoOptions {
 	n8nPort?: number;
 	/** 0 picks a free port. */
 	sandboxPort?: number;
+	/** n8n's default time zone (GENERIC_TIMEZONE), in which the editor's date fields are read; default this machine's. */
+	timezone?: string;
 	showProgress?: boolean;
 }
 
@@ -122,12 +124,15 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 		const editorUrl = `http://localhost:${port}`;
 		const { child, done } = startN8n(host, userFolder, ['start'], 0, {
 			N8N_PORT: String(port),
+			// The task runners' broker (Code node) listens on the next port, as n8n's defaults 5678 and 5679 do.
+			N8N_RUNNERS_BROKER_PORT: String(port + 1),
 			N8N_LISTEN_ADDRESS: '127.0.0.1',
 			N8N_HOST: 'localhost',
 			N8N_LOG_LEVEL: 'warn',
 			N8N_PERSONALIZATION_ENABLED: 'false',
 			N8N_HIRING_BANNER_ENABLED: 'false',
 			N8N_SECURE_COOKIE: 'false',
+			GENERIC_TIMEZONE: options.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
 		});
 		let exited: CliResult | undefined;
 		void done.then((result) => (exited = result));

