@@ -193,7 +193,7 @@ function memoryMb(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number {
 
 /** Executes a workflow in a user folder, polling the process's memory, and reads the Target node's run. */
 async function execute(workflowId: string, userFolder = userFolders[0]): Promise<NodeRun> {
-	const run = startN8n(host, userFolder, ['execute', `--id=${workflowId}`, '--rawOutput'], 90 * 60_000);
+	const run = await startN8n(host, userFolder, ['execute', `--id=${workflowId}`, '--rawOutput'], 90 * 60_000);
 	const samples: Array<{ at: number; rss: number }> = [];
 	let processPeakMb = 0;
 	const poll = setInterval(() => {

@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'child_process';
 import type { ChildProcess } from 'child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'fs';
+import { createServer } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
@@ -93,11 +94,24 @@ export function n8nEnvironment(userFolder: string, extra: Record<string, string>
 	};
 }
 
-/** Starts an n8n CLI command in a user folder; `done` settles when it exits, whatever its exit code. */
-export function startN8n(host: RealN8n, userFolder: string, args: string[], timeoutMs = 5 * 60_000, extraEnv: Record<string, string> = {}): CliRun {
+/** A port nothing listens on now. */
+export async function freePort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	await new Promise((resolve) => server.close(resolve));
+	return port;
+}
+
+/**
+ * Starts an n8n CLI command in a user folder; `done` settles when it exits, whatever its exit code. Every n8n 2.x
+ * process, `execute` included, opens a task-runner broker (default port 5679): each gets a free port of its own,
+ * so processes running side by side do not collide.
+ */
+export async function startN8n(host: RealN8n, userFolder: string, args: string[], timeoutMs = 5 * 60_000, extraEnv: Record<string, string> = {}): Promise<CliRun> {
 	const child = spawn(host.node, [join(host.dir, 'node_modules/n8n/bin/n8n'), ...args], {
 		timeout: timeoutMs,
-		env: n8nEnvironment(userFolder, extraEnv),
+		env: n8nEnvironment(userFolder, { N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...extraEnv }),
 	});
 	const stdout: Buffer[] = [];
 	const stderr: Buffer[] = [];
@@ -112,7 +126,7 @@ export function startN8n(host: RealN8n, userFolder: string, args: string[], time
 
 /** Runs an n8n CLI command and returns its output; a non-zero exit throws with the ends of both outputs. */
 export async function n8n(host: RealN8n, userFolder: string, ...args: string[]): Promise<string> {
-	const { code, stdout, stderr } = await startN8n(host, userFolder, args).done;
+	const { code, stdout, stderr } = await (await startN8n(host, userFolder, args)).done;
 	if (code !== 0) throw new Error(`n8n ${host.version} ${args[0]} failed (exit ${String(code)}):\n${stderr.slice(-3000)}\n${stdout.slice(-3000)}`);
 	return stdout;
 }

@@ -122,10 +122,8 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 		await importExamples(host, userFolder, credentials);
 		const port = options.n8nPort ?? 5678;
 		const editorUrl = `http://localhost:${port}`;
-		const { child, done } = startN8n(host, userFolder, ['start'], 0, {
+		const { child, done } = await startN8n(host, userFolder, ['start'], 0, {
 			N8N_PORT: String(port),
-			// The task runners' broker (Code node) listens on the next port, as n8n's defaults 5678 and 5679 do.
-			N8N_RUNNERS_BROKER_PORT: String(port + 1),
 			N8N_LISTEN_ADDRESS: '127.0.0.1',
 			N8N_HOST: 'localhost',
 			N8N_LOG_LEVEL: 'warn',

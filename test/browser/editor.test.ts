@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync } from 'fs';
-import { createServer } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { chromium, selectors } from 'playwright-core';
 
+import { freePort } from '../../scripts/realN8n';
 import { LOGIN, exampleWorkflows, startDemo } from '../../scripts/start';
 import type { Demo } from '../../scripts/start';
 import { PACKAGE_DIR } from '../harness/packageDir';
@@ -24,14 +24,6 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let demo: Demo;
 let browser: Browser;
 let page: Page;
-
-async function freePort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as { port: number };
-	await new Promise((resolve) => server.close(resolve));
-	return port;
-}
 
 async function shot(name: string): Promise<void> {
 	await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
