@@ -68,7 +68,7 @@ describe('every row of the authentication error table is a clear node error', ()
 		await world().control('POST', `/__sandbox/api-keys/${deactivated.id}/deactivate`);
 		const unknown = 'ak_live:00000000-0000-4000-8000-000000000000:not-a-real-secret';
 		for (const key of [unknown, revoked.key, deactivated.key]) {
-			await expectError(world().runNode(getMe, world().apiKey('', key)), '401', 'Invalid API key', 'Check the credential');
+			await expectError(world().runNode(getMe, world().apiKey('', key)), '401', 'Invalid API key', 'The API key is mistyped, revoked or deactivated');
 		}
 	});
 
@@ -84,8 +84,8 @@ describe('every row of the authentication error table is a clear node error', ()
 		await world().control('POST', `/__sandbox/pats/${revoked.id}/revoke`);
 		const expiring = await world().mintPat(owner.id, { expiresInSeconds: 60 });
 		await world().control('POST', '/__sandbox/clock/advance', { seconds: 120 });
-		await expectError(world().runNode(getMe, world().pat(`rgo-${'y'.repeat(32)}`)), '401', 'Invalid access token', 'Check the credential');
-		await expectError(world().runNode(getMe, world().pat(revoked.token)), '401', 'Invalid access token', 'Check the credential');
+		await expectError(world().runNode(getMe, world().pat(`rgo-${'y'.repeat(32)}`)), '401', 'Invalid access token', 'The token is mistyped or revoked');
+		await expectError(world().runNode(getMe, world().pat(revoked.token)), '401', 'Invalid access token', 'The token is mistyped or revoked');
 		await expectError(world().runNode(getMe, world().pat(expiring.token)), '401', 'Access token has expired', 'Create a new Personal Access Token');
 	});
 
@@ -105,7 +105,7 @@ describe('every row of the authentication error table is a clear node error', ()
 
 	test('token scoped away from the feature: 403 naming it', async () => {
 		const { token } = await world().mintPat(world().seed.users.owner.id, { scopes: ['users'] });
-		await expectError(world().runNode(listMeetingTypes, world().pat(token)), '403', 'meeting-types', 'Use a credential whose user, role, plan or token scope allows');
+		await expectError(world().runNode(listMeetingTypes, world().pat(token)), '403', 'meeting-types', 'Create a Personal Access Token that includes this feature\'s scope');
 	});
 
 	// The node prevents these requests from being sent (it never sends a PAT with the header, never an

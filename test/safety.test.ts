@@ -82,7 +82,7 @@ describe('secrets echoed by the API', () => {
 		const secret = key().split(':').slice(2).join(':');
 		await fault({ method: 'GET', path: '/v4/user/me', status: 401, body: { statusCode: 401, message: `Key ${key()} or ${secret} rejected` } });
 		const { items } = await world().runNode(getMe, world().apiKey(world().seed.users.owner.id), { continueOnFail: true });
-		expect(items).toEqual([{ error: 'The API did not accept the credential (HTTP 401)', message: expect.stringContaining('Key *** or *** rejected') }]);
+		expect(items).toEqual([{ error: 'Key *** or *** rejected (HTTP 401)', message: expect.stringContaining('The API says: Key *** or *** rejected.') }]);
 	});
 });
 
