@@ -263,7 +263,7 @@ describe('User', () => {
 		const { result } = await world().listSearch('searchUsers', { resource: 'user', operation: 'get' }, world().pat(), 'max');
 		expect(result?.results).toEqual([{ name: expect.stringContaining('Max'), value: world().seed.users.member.id }]);
 		const denied = await world().listSearch('searchUsers', { resource: 'user', operation: 'get' }, world().pat(world().seed.credentials.memberPat));
-		expect(denied.error?.message).toBe('Forbidden resource (HTTP 403)');
+		expect(denied.error?.message).toBe("Forbidden resource (HTTP 403). Only admins may do this: use an admin's token, or a Platform API key.");
 	});
 
 	test('the Act As User list reads the users as the company owner when no acting user is set yet', async () => {

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { forTheEditor } from '../shared/editorLoaders';
 import { executeDefinitions } from '../shared/executor';
 import { requestOptionsProperty } from '../shared/parallel';
 import { authenticationProperties, nodeCredentials } from '../shared/authentication';
@@ -93,8 +94,8 @@ export class SchedulingPlatform implements INodeType {
 	};
 
 	methods = {
-		loadOptions: { getUsers },
-		listSearch: { searchActingUsers, searchAppointments, searchAvailabilities, searchMeetingTypes, searchUsers },
+		loadOptions: forTheEditor({ getUsers }),
+		listSearch: forTheEditor({ searchActingUsers, searchAppointments, searchAvailabilities, searchMeetingTypes, searchUsers }),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType,
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperties, nodeCredentials } from '../shared/authentication';
+import { forTheEditor } from '../shared/editorLoaders';
 import { executeDefinitions } from '../shared/executor';
 import { searchActingUsers, searchUsers } from '../shared/listSearch';
 import { requestOptionsProperty } from '../shared/parallel';
@@ -91,7 +92,7 @@ export class SchedulingPlatformCrm implements INodeType {
 	};
 
 	methods = {
-		listSearch: {
+		listSearch: forTheEditor({
 			searchActingUsers,
 			searchUsers,
 			searchCompanies,
@@ -100,9 +101,9 @@ export class SchedulingPlatformCrm implements INodeType {
 			searchDeals,
 			searchPipelines,
 			searchTasks,
-		},
-		loadOptions: { getLostReasons, getPipelineStages },
-		resourceMapping: { getContactFields, getCustomFields },
+		}),
+		loadOptions: forTheEditor({ getLostReasons, getPipelineStages }),
+		resourceMapping: forTheEditor({ getContactFields, getCustomFields }),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
