@@ -19,8 +19,16 @@ export const authenticationProperties: INodeProperties[] = [
 		name: 'authentication',
 		type: 'options',
 		options: [
-			{ name: 'Personal Access Token', value: 'personalAccessToken' },
-			{ name: 'Platform API Key', value: 'apiKey' },
+			{
+				name: 'Personal Access Token',
+				value: 'personalAccessToken',
+				description: 'A Scheduling Platform Token credential: acts as the token\'s owner',
+			},
+			{
+				name: 'Platform API Key',
+				value: 'apiKey',
+				description: 'A Scheduling Platform API-Key credential: acts for any user of the company (Act As User)',
+			},
 		],
 		default: 'personalAccessToken',
 	},
