@@ -1,7 +1,6 @@
 import type {
 	IAuthenticate,
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IDataObject,
 	IHttpRequestOptions,
@@ -70,13 +69,5 @@ export class SchedulingPlatformApiKeyApi implements ICredentialType {
 			headers['x-service-api-user-id'] = defaultActingUser;
 		}
 		return { ...requestOptions, headers };
-	};
-
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
-			url: '/v4/user/me',
-			method: 'GET',
-		},
 	};
 }

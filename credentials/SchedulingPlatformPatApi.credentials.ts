@@ -1,7 +1,6 @@
 import type {
 	IAuthenticate,
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeProperties,
@@ -52,13 +51,5 @@ export class SchedulingPlatformPatApi implements ICredentialType {
 		if (problem) throw new Error(problem);
 		const headers = { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.token).trim()}` };
 		return { ...requestOptions, headers };
-	};
-
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
-			url: '/v4/user/me',
-			method: 'GET',
-		},
 	};
 }

@@ -90,7 +90,7 @@ describe('Base URL', () => {
 	test('a Base URL with a path is refused by the credential test and by the node, with the expected form', async () => {
 		const baseUrl = `${world().url}/v4`;
 		const expected = `The Base URL must be the host root without a path, such as ${world().url} (not ${world().url}/v4): the node adds the API paths such as /v4/... itself`;
-		expect(await testCredential(PAT_TYPE, { baseUrl, token: world().seed.credentials.ownerPat })).toEqual({ status: 'Error', message: expected });
+		expect(await testCredential(PAT_TYPE, { baseUrl, token: world().seed.credentials.ownerPat })).toEqual({ status: 'Error', message: `${expected}.` });
 		const { error } = await world().runNode(getMe, { ...world().pat(), data: { baseUrl, token: world().seed.credentials.ownerPat } });
 		expect(error?.message).toBe('The credential is not in the expected form');
 		expect(error?.description).toBe(expected);

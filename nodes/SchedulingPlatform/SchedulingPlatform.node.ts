@@ -10,7 +10,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { forTheEditor } from '../shared/editorLoaders';
 import { executeDefinitions } from '../shared/executor';
 import { requestOptionsProperty } from '../shared/parallel';
-import { authenticationProperties, nodeCredentials } from '../shared/authentication';
+import { authenticationProperties } from '../shared/authentication';
+import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { getUsers, searchActingUsers, searchUsers } from '../shared/listSearch';
 import { searchAppointments, searchAvailabilities, searchMeetingTypes } from './listSearch';
 import { appointmentOperations, appointmentProperties } from './resources/appointment';
@@ -89,11 +90,25 @@ export class SchedulingPlatform implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: nodeCredentials,
+		credentials: [
+			{
+				name: 'schedulingPlatformPatApi',
+				required: true,
+				testedBy: 'schedulingPlatformCredentialTest',
+				displayOptions: { show: { authentication: ['personalAccessToken'] } },
+			},
+			{
+				name: 'schedulingPlatformApiKeyApi',
+				required: true,
+				testedBy: 'schedulingPlatformCredentialTest',
+				displayOptions: { show: { authentication: ['apiKey'] } },
+			},
+		],
 		properties,
 	};
 
 	methods = {
+		credentialTest: { schedulingPlatformCredentialTest: testSchedulingPlatformCredential },
 		loadOptions: forTheEditor({ getUsers }),
 		listSearch: forTheEditor({ searchActingUsers, searchAppointments, searchAvailabilities, searchMeetingTypes, searchUsers }),
 	};

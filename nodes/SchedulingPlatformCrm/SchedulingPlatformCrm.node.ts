@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperties, nodeCredentials } from '../shared/authentication';
+import { authenticationProperties } from '../shared/authentication';
+import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { forTheEditor } from '../shared/editorLoaders';
 import { executeDefinitions } from '../shared/executor';
 import { searchActingUsers, searchUsers } from '../shared/listSearch';
@@ -87,11 +88,25 @@ export class SchedulingPlatformCrm implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: nodeCredentials,
+		credentials: [
+			{
+				name: 'schedulingPlatformPatApi',
+				required: true,
+				testedBy: 'schedulingPlatformCredentialTest',
+				displayOptions: { show: { authentication: ['personalAccessToken'] } },
+			},
+			{
+				name: 'schedulingPlatformApiKeyApi',
+				required: true,
+				testedBy: 'schedulingPlatformCredentialTest',
+				displayOptions: { show: { authentication: ['apiKey'] } },
+			},
+		],
 		properties,
 	};
 
 	methods = {
+		credentialTest: { schedulingPlatformCredentialTest: testSchedulingPlatformCredential },
 		listSearch: forTheEditor({
 			searchActingUsers,
 			searchUsers,

@@ -112,7 +112,8 @@ function reasonForMessage(reasons: string[]): string {
 	return more > 0 ? `${text} (and ${more} more)` : text;
 }
 
-function howToFix(status: number, words: string, body: IDataObject): string {
+/** How to fix an error answer: the fix for the API's own words when there is one, else the status's. */
+export function howToFix(status: number, words: string, body: IDataObject): string {
 	if (status === 403 && body.code === 'PLAN_LIMIT_REACHED') {
 		const feature = body.feature ? ` (${String(body.feature)})` : '';
 		return `Your plan does not include this feature${feature}: upgrade the plan in the dashboard, or ask the company owner to.`;
