@@ -85,7 +85,7 @@ export class SchedulingPlatform implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Manage scheduling on the Scheduling Platform: users, availability, meeting types, open slots, bookings, appointments and links',
+		description: 'Manage scheduling on the Scheduling Platform: users, meeting types, availability, open slots, bookings, appointments, calendars, booking links and handoffs',
 		defaults: { name: 'Scheduling Platform' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
