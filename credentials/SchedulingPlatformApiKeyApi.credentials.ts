@@ -1,7 +1,6 @@
 import type {
 	IAuthenticate,
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IDataObject,
 	IHttpRequestOptions,
@@ -18,7 +17,7 @@ import {
 export class SchedulingPlatformApiKeyApi implements ICredentialType {
 	name = 'schedulingPlatformApiKeyApi';
 
-	displayName = 'Scheduling Platform API Key API';
+	displayName = 'Scheduling Platform API-Key API';
 
 	icon = { light: 'file:../icons/schedulingPlatform.svg', dark: 'file:../icons/schedulingPlatform.dark.svg' } as const;
 
@@ -70,13 +69,5 @@ export class SchedulingPlatformApiKeyApi implements ICredentialType {
 			headers['x-service-api-user-id'] = defaultActingUser;
 		}
 		return { ...requestOptions, headers };
-	};
-
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
-			url: '/v4/user/me',
-			method: 'GET',
-		},
 	};
 }

@@ -1,7 +1,6 @@
 import type {
 	IAuthenticate,
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeProperties,
@@ -16,7 +15,7 @@ import {
 export class SchedulingPlatformPatApi implements ICredentialType {
 	name = 'schedulingPlatformPatApi';
 
-	displayName = 'Scheduling Platform Personal Access Token API';
+	displayName = 'Scheduling Platform Token API';
 
 	icon = { light: 'file:../icons/schedulingPlatform.svg', dark: 'file:../icons/schedulingPlatform.dark.svg' } as const;
 
@@ -52,13 +51,5 @@ export class SchedulingPlatformPatApi implements ICredentialType {
 		if (problem) throw new Error(problem);
 		const headers = { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.token).trim()}` };
 		return { ...requestOptions, headers };
-	};
-
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
-			url: '/v4/user/me',
-			method: 'GET',
-		},
 	};
 }

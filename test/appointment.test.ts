@@ -120,7 +120,7 @@ describe('Appointment', () => {
 			world().pat(memberPat),
 		);
 		expect(other.error?.httpCode).toBe('403');
-		expect(other.error?.description).toBe('Forbidden resource Only admins may do this: use an admin\'s token, or a Platform API key.');
+		expect(other.error?.description).toBe("The API refused the request: the credential is not allowed to do this. The API says: Forbidden resource. Only admins may do this: use an admin's token, or a Platform API key.");
 		const own = await world().runNode({ resource: 'appointment', operation: 'getAll', returnAll: true }, world().pat(memberPat));
 		expect(own.error).toBeUndefined();
 		expect(own.items).toEqual([]);
@@ -148,7 +148,7 @@ describe('Appointment', () => {
 		]);
 		const again = await world().runNode({ resource: 'appointment', operation: 'cancel', appointmentId: byId(id), cancelFor: 'all' }, world().pat());
 		expect(again.error?.httpCode).toBe('409');
-		expect(again.error?.description).toBe('The appointment is already cancelled Reload the resource, check its current state and adjust the request.');
+		expect(again.error?.description).toBe('The request conflicts with the current state of the resource. The API says: The appointment is already cancelled. Nothing to do: the appointment was cancelled before (Appointment → Get shows its state).');
 		const moved = await world().runNode(
 			{ resource: 'appointment', operation: 'reschedule', appointmentId: byId(id), newStart: '2026-03-05T15:00:00+01:00' },
 			world().pat(),

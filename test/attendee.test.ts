@@ -38,7 +38,7 @@ describe('Attendee', () => {
 		expect(items).toEqual([{ ...appointment, attendees: [{ ...attendee, guests: ['joan.clarke@example.com'] }], updatedAt: expect.any(String) }]);
 		const again = await world().runNode({ ...parameters, guestEmail: 'Joan.Clarke@example.com' }, world().pat());
 		expect(again.error?.httpCode).toBe('409');
-		expect(again.error?.description).toBe('This guest is already invited Reload the resource, check its current state and adjust the request.');
+		expect(again.error?.description).toBe('The request conflicts with the current state of the resource. The API says: This guest is already invited. Nothing to do: this email is already a guest of the appointment.');
 		expect((await world().requests()).map(wire)).toEqual([
 			{ method: 'PATCH', path: `/v4/appointment/${id}/guest`, query: '', headers: world().patHeaders(ownerPat(), true), body: { attendeeId: attendee.id, email: 'joan.clarke@example.com' } },
 			{ method: 'PATCH', path: `/v4/appointment/${id}/guest`, query: '', headers: world().patHeaders(ownerPat(), true), body: { attendeeId: attendee.id, email: 'Joan.Clarke@example.com' } },
@@ -103,9 +103,10 @@ describe('Attendee', () => {
 		expect(Date.now() - started).toBeLessThan(5000);
 		expect(run.items.slice(0, 5)).toEqual(Array(5).fill({ sent: true }));
 		expect(run.items[5]).toEqual({
-			error: 'The API rate limit was exceeded (HTTP 429)',
+			error: 'Quick mail limit reached: 5 emails per attendee in 5 minutes (HTTP 429)',
 			message:
-				'Quick mail limit reached: 5 emails per attendee in 5 minutes (the API asked to wait 300 s more, past the 60 s the node waits) Each quick mail counts against its attendee for 5 minutes: ' +
+				'The API rate limit was exceeded (the API asked to wait 300 s more, past the 60 s the node waits). The API says: Quick mail limit reached: 5 emails per attendee in 5 minutes. ' +
+				'Each quick mail counts against its attendee for 5 minutes: ' +
 				'wait up to 5 minutes before mailing this attendee again, or space the mails out (for example with a Wait node).',
 		});
 		expect(run.paired).toEqual([0, 1, 2, 3, 4, 5]);

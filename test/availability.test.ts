@@ -164,7 +164,7 @@ describe('Availability', () => {
 			{ resource: 'availability', operation: 'get', availabilityId: byId(id) },
 			world().pat(world().seed.credentials.memberPat),
 		);
-		expect(member.error?.message).toBe('The API could not find the requested resource (HTTP 404)');
+		expect(member.error?.message).toBe('Availability not found (HTTP 404)');
 		expect(member.error?.description).toContain('Availability not found');
 		expect((await world().requests()).map(wire)).toEqual([
 			{ method: 'GET', path: `/availability/${id}`, query: '', headers: world().keyHeaders(), body: null },
@@ -260,8 +260,10 @@ describe('Availability', () => {
 
 		const defaultOne = (await ownerDefaultAvailability()).id as string;
 		const refused = await world().runNode({ resource: 'availability', operation: 'delete', availabilityId: byId(defaultOne) }, world().ownerKey());
-		expect(refused.error?.message).toBe('The request conflicts with the current state of the resource (HTTP 409)');
-		expect(refused.error?.description).toBe('The default availability cannot be deleted Reload the resource, check its current state and adjust the request.');
+		expect(refused.error?.message).toBe('The default availability cannot be deleted (HTTP 409)');
+		expect(refused.error?.description).toBe(
+			'The request conflicts with the current state of the resource. The API says: The default availability cannot be deleted. Every user keeps a default availability: change it with Availability → Update instead, or make another availability the default in the dashboard first.',
+		);
 
 		const used = await world().createAvailability('Used');
 		await world().createMeetingType('Uses it', { availabilityId: used });

@@ -164,7 +164,7 @@ describe('Availability Exception', () => {
 			{ resource: 'availabilityException', operation: 'getAll', availabilityId: byId(availabilityId), returnAll: true },
 			world().pat(world().seed.credentials.memberPat),
 		);
-		expect(error?.message).toBe('The API could not find the requested resource (HTTP 404)');
+		expect(error?.message).toBe('Availability not found (HTTP 404)');
 		expect(error?.description).toContain('Availability not found');
 	});
 
@@ -181,8 +181,8 @@ describe('Availability Exception', () => {
 			{ resource: 'availabilityException', operation: 'update', exceptionId: id, updateFields: { end: '2026-09-01T07:00:00Z' } },
 			world().ownerKey(),
 		);
-		expect(refused.error?.message).toBe('The API rejected the request as invalid (HTTP 400)');
-		expect(refused.error?.description).toBe('end must be later than start Correct the fields named above and run the node again.');
+		expect(refused.error?.message).toBe('end must be later than start (HTTP 400)');
+		expect(refused.error?.description).toBe('The API rejected the request as invalid. The API says: end must be later than start. Correct the fields the API names and run the node again.');
 		expect((await world().requests()).map(wire)).toEqual([
 			{
 				method: 'PATCH',

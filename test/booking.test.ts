@@ -534,8 +534,10 @@ describe('Booking: Create', () => {
 		expect(first.items[0].status).toBe('booked');
 		const again = await world().runNode(create(id, start, 'second@example.com'), world().pat());
 		expect(again.error).toMatchObject({
-			message: 'The request conflicts with the current state of the resource (HTTP 409)',
-			description: 'The requested time slot is not available Reload the resource, check its current state and adjust the request.',
+			message: 'The requested time slot is not available (HTTP 409)',
+			description:
+				'The request conflicts with the current state of the resource. The API says: The requested time slot is not available. Take a start time from Booking → Get Open Slots ' +
+				'for this meeting type (and hosts) in the same time zone; when rescheduling, pass the appointment as Rescheduling Appointment there, or turn on Ignore Availability.',
 			httpCode: '409',
 		});
 		const offGrid = await world().runNode(create(id, '2027-03-11T15:10:00+01:00', 'third@example.com'), world().pat());

@@ -78,7 +78,7 @@ describe('Booking flow through the engine', () => {
 	test('booking the same slot again fails with a clear 409 and creates nothing', async () => {
 		const { error, items } = await world().runNode(book('2027-03-03T03:00:00-05:00'), world().pat());
 		expect(items).toEqual([]);
-		expect(error?.message).toBe('The request conflicts with the current state of the resource (HTTP 409)');
+		expect(error?.message).toBe('The requested time slot is not available (HTTP 409)');
 		expect(error?.description).toContain('The requested time slot is not available');
 		const listed = await world().api('GET', '/v4/appointment/paginated?page=0&pageSize=100', world().seed.credentials.ownerPat);
 		expect(listed.body.total).toBe(1);

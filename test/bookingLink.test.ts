@@ -72,8 +72,8 @@ describe('Booking Link', () => {
 			{ resource: 'bookingLink', operation: 'createOneTime', meetingTypeId: byId(demo.id), additionalFields: { expiresAt: '2020-01-01T09:00:00Z' } },
 			world().pat(),
 		);
-		expect(past.error?.message).toBe('The API rejected the request as invalid (HTTP 400)');
-		expect(past.error?.description).toBe('expiresAt must be in the future Correct the fields named above and run the node again.');
+		expect(past.error?.message).toBe('expiresAt must be in the future (HTTP 400)');
+		expect(past.error?.description).toBe('The API rejected the request as invalid. The API says: expiresAt must be in the future. Correct the fields the API names and run the node again.');
 		expect((await world().requests()).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`POST /v4/one-time-booking-link/create/${demo.id} 400`]);
 		await world().clearRequests();
 
@@ -92,7 +92,7 @@ describe('Booking Link', () => {
 		);
 		expect(error?.httpCode).toBe('404');
 		expect(error?.description).toBe(
-			'Meeting type not found Check the ID: the resource may have been deleted, or it belongs to a user the credential cannot see.',
+			'The API could not find the requested resource. The API says: Meeting type not found. Check the ID: the resource may have been deleted, or it belongs to a user the credential cannot see.',
 		);
 	});
 

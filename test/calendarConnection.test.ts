@@ -54,8 +54,8 @@ describe('Calendar Connection', () => {
 			{ resource: 'calendarConnection', operation: 'getAll', returnAll: true, filters: { userId: byId(owner.id) } },
 			world().pat(memberPat()),
 		);
-		expect(asMember.error?.message).toBe('The API refused the request: the credential is not allowed to do this (HTTP 403)');
-		expect(asMember.error?.description).toBe('Forbidden resource Only admins may do this: use an admin\'s token, or a Platform API key.');
+		expect(asMember.error?.message).toBe('Forbidden resource (HTTP 403)');
+		expect(asMember.error?.description).toBe("The API refused the request: the credential is not allowed to do this. The API says: Forbidden resource. Only admins may do this: use an admin's token, or a Platform API key.");
 		expect((await world().requests()).map(wire)).toEqual([
 			{ method: 'GET', path: '/v4/calendar-connections/connections', query: `userId=${member.id}`, headers: world().keyHeaders(owner.id), body: null },
 			{ method: 'GET', path: '/v4/calendar-connections/connections', query: `userId=${owner.id}`, headers: world().patHeaders(memberPat()), body: null },
@@ -127,8 +127,8 @@ describe('Calendar Connection', () => {
 			{ resource: 'calendarConnection', operation: 'update', connectionId: connection.id, updateFields: { primaryCalendar: 'other@acme.example' } },
 			world().pat(),
 		);
-		expect(error?.message).toBe('The API rejected the request as invalid (HTTP 400)');
-		expect(error?.description).toBe('primaryCalendar must be one of selectedCalendars Correct the fields named above and run the node again.');
+		expect(error?.message).toBe('primaryCalendar must be one of selectedCalendars (HTTP 400)');
+		expect(error?.description).toBe('The API rejected the request as invalid. The API says: primaryCalendar must be one of selectedCalendars. Correct the fields the API names and run the node again.');
 		expect((await world().requests()).map((r) => `${r.method} ${r.path} ${JSON.stringify(r.body)} ${r.status}`)).toEqual([
 			`PATCH /v4/calendar-connections/connections/${connection.id} {"primaryCalendar":"other@acme.example"} 400`,
 		]);
@@ -226,7 +226,7 @@ describe('Calendar Connection', () => {
 			{ resource: 'calendarConnection', operation: 'getAuthUrl', provider: 'google', redirectUrl, userId: byId(owner.id) },
 			world().pat(memberPat()),
 		);
-		expect(asMember.error?.description).toBe('Forbidden resource Only admins may do this: use an admin\'s token, or a Platform API key.');
+		expect(asMember.error?.description).toBe("The API refused the request: the credential is not allowed to do this. The API says: Forbidden resource. Only admins may do this: use an admin's token, or a Platform API key.");
 		const query = (userId: string) => `redirectUrl=${encodeURIComponent(redirectUrl)}&userId=${userId}`;
 		expect((await world().requests()).map(wire)).toEqual([
 			{ method: 'GET', path: '/v4/calendar-connections/auth/google/url', query: query(member.id), headers: world().keyHeaders(owner.id), body: null },

@@ -43,13 +43,87 @@ describe('credential tests (GET /v4/user/me)', () => {
 		]);
 	});
 
-	test('they fail with the API\'s words for a wrong secret, and a wrong form never reaches the API', async () => {
-		const unknownPat = world().remember(`rgo-${'x'.repeat(32)}`);
-		expect(await testCredential(PAT_TYPE, { ...world().pat().data, token: unknownPat })).toEqual({ status: 'Error', message: '401: Invalid access token' });
+	test('a wrong form never reaches the API', async () => {
 		const wrongForm = await testCredential(API_KEY_TYPE, { ...world().apiKey().data, apiKey: 'ak_live:nope' });
-		expect(wrongForm.status).toBe('Error');
-		expect(wrongForm.message).toContain('ak_live:<uuid>:<secret>');
-		expect((await world().requests()).map((r) => r.status)).toEqual([401]);
+		expect(wrongForm).toEqual({ status: 'Error', message: 'The API Key has the wrong form: it must look like ak_live:<uuid>:<secret> (copy the whole key shown once when it was created).' });
+		expect(await world().requests()).toEqual([]);
+	});
+
+	const invalidKey =
+		'The API key is invalid or revoked (the API answers the same for an unknown, revoked or deactivated key): copy the whole key again, or create a new one in the dashboard.';
+	const invalidToken =
+		'The Personal Access Token is invalid or revoked (the API answers the same for both): copy it again, or create a new one in the integrations area of the dashboard.';
+
+	test('an API key: expired, or invalid or revoked (the API does not tell those apart)', async () => {
+		const expiring = await world().mintApiKey({ lifetimeDays: 1 });
+		const revoked = await world().mintApiKey({ lifetimeDays: 30 });
+		await world().control('POST', `/__sandbox/api-keys/${revoked.id}/revoke`);
+		await world().control('POST', '/__sandbox/clock/advance', { seconds: 2 * 86_400 });
+		const unknown = world().remember('ak_live:00000000-0000-4000-8000-000000000000:not-a-real-secret');
+		expect(await testCredential(API_KEY_TYPE, world().apiKey('', expiring.key).data)).toEqual({
+			status: 'Error',
+			message: 'The API key has expired (API keys live 1 to 90 days): create a new key in the dashboard and paste it into the credential.',
+		});
+		expect(await testCredential(API_KEY_TYPE, world().apiKey('', revoked.key).data)).toEqual({ status: 'Error', message: invalidKey });
+		expect(await testCredential(API_KEY_TYPE, world().apiKey('', unknown).data)).toEqual({ status: 'Error', message: invalidKey });
+		expect((await world().requests()).map((r) => [r.method, r.path, r.status, r.headers.authorization])).toEqual([
+			['GET', '/v4/user/me', 401, `Bearer ${expiring.key}`],
+			['GET', '/v4/user/me', 401, `Bearer ${revoked.key}`],
+			['GET', '/v4/user/me', 401, `Bearer ${unknown}`],
+		]);
+	});
+
+	test('a Personal Access Token: expired, or invalid or revoked', async () => {
+		const { owner } = world().seed.users;
+		const expiring = await world().mintPat(owner.id, { expiresInSeconds: 60 });
+		const revoked = await world().mintPat(owner.id);
+		await world().control('POST', `/__sandbox/pats/${revoked.id}/revoke`);
+		await world().control('POST', '/__sandbox/clock/advance', { seconds: 120 });
+		expect(await testCredential(PAT_TYPE, world().pat(expiring.token).data)).toEqual({
+			status: 'Error',
+			message: 'The Personal Access Token has expired: create a new one in the integrations area of the dashboard and paste it into the credential.',
+		});
+		expect(await testCredential(PAT_TYPE, world().pat(revoked.token).data)).toEqual({ status: 'Error', message: invalidToken });
+		expect(await testCredential(PAT_TYPE, world().pat(world().remember(`rgo-${'x'.repeat(32)}`)).data)).toEqual({ status: 'Error', message: invalidToken });
+	});
+
+	test('a wrong Base URL: nothing listening, a 404 for /v4/user/me, an answer that is not the API\'s JSON, a redirect elsewhere', async () => {
+		const fault = (spec: object) => world().control('POST', '/__sandbox/faults', spec);
+		expect(await testCredential(PAT_TYPE, { ...world().pat().data, baseUrl: 'http://127.0.0.1:1' })).toEqual({
+			status: 'Error',
+			message: 'Could not reach the API at http://127.0.0.1:1: check the Base URL (ECONNREFUSED).',
+		});
+		await fault({ method: 'GET', path: '/v4/user/me', status: 404, body: { statusCode: 404, message: 'Cannot GET /v4/user/me', error: 'Not Found' } });
+		expect(await testCredential(PAT_TYPE, world().pat().data)).toEqual({
+			status: 'Error',
+			message: `Could not reach the API at ${world().url}: check the Base URL (GET /v4/user/me answered HTTP 404).`,
+		});
+		await fault({ method: 'GET', path: '/v4/user/me', status: 200, body: '<html><body>Welcome</body></html>', headers: { 'Content-Type': 'text/html' } });
+		expect(await testCredential(API_KEY_TYPE, world().apiKey().data)).toEqual({
+			status: 'Error',
+			message: `Could not reach the API at ${world().url}: check the Base URL (GET /v4/user/me answered HTTP 200 without the API's JSON).`,
+		});
+		await fault({ method: 'GET', path: '/v4/user/me', status: 301, body: '', headers: { Location: 'https://www.example.com/' } });
+		expect(await testCredential(PAT_TYPE, world().pat().data)).toEqual({
+			status: 'Error',
+			message: `Could not reach the API at ${world().url}: check the Base URL (it redirects GET /v4/user/me to www.example.com; use the address the API answers on itself).`,
+		});
+		expect((await world().requests()).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['GET /v4/user/me 404', 'GET /v4/user/me 200', 'GET /v4/user/me 301']);
+	});
+
+	test('other refusals say what the API said and how to fix it, with a secret the API echoes masked', async () => {
+		const outsider = world().seed.users.outsider.id;
+		expect(await testCredential(API_KEY_TYPE, world().apiKey(outsider).data)).toEqual({
+			status: 'Error',
+			message:
+				'The API refused the test request (HTTP 500): API user does not belong to company. The acting user is not a member of the API key\'s company: ' +
+				'pick a user of that company in "Act As User" or in the credential\'s Default Acting User ID.',
+		});
+		const key = world().seed.credentials.apiKey;
+		await world().control('POST', '/__sandbox/faults', { method: 'GET', path: '/v4/user/me', status: 401, body: { statusCode: 401, message: `Key ${key} is not welcome` } });
+		const echoed = await testCredential(API_KEY_TYPE, world().apiKey().data);
+		expect(echoed).toEqual({ status: 'Error', message: 'The API did not accept the credential (HTTP 401: Key *** is not welcome). Check the token or API key and the Base URL.' });
+		assertNoSecret(JSON.stringify(echoed));
 	});
 });
 
@@ -68,7 +142,7 @@ describe('every row of the authentication error table is a clear node error', ()
 		await world().control('POST', `/__sandbox/api-keys/${deactivated.id}/deactivate`);
 		const unknown = 'ak_live:00000000-0000-4000-8000-000000000000:not-a-real-secret';
 		for (const key of [unknown, revoked.key, deactivated.key]) {
-			await expectError(world().runNode(getMe, world().apiKey('', key)), '401', 'Invalid API key', 'Check the credential');
+			await expectError(world().runNode(getMe, world().apiKey('', key)), '401', 'Invalid API key', 'The API key is mistyped, revoked or deactivated');
 		}
 	});
 
@@ -84,8 +158,8 @@ describe('every row of the authentication error table is a clear node error', ()
 		await world().control('POST', `/__sandbox/pats/${revoked.id}/revoke`);
 		const expiring = await world().mintPat(owner.id, { expiresInSeconds: 60 });
 		await world().control('POST', '/__sandbox/clock/advance', { seconds: 120 });
-		await expectError(world().runNode(getMe, world().pat(`rgo-${'y'.repeat(32)}`)), '401', 'Invalid access token', 'Check the credential');
-		await expectError(world().runNode(getMe, world().pat(revoked.token)), '401', 'Invalid access token', 'Check the credential');
+		await expectError(world().runNode(getMe, world().pat(`rgo-${'y'.repeat(32)}`)), '401', 'Invalid access token', 'The token is mistyped or revoked');
+		await expectError(world().runNode(getMe, world().pat(revoked.token)), '401', 'Invalid access token', 'The token is mistyped or revoked');
 		await expectError(world().runNode(getMe, world().pat(expiring.token)), '401', 'Access token has expired', 'Create a new Personal Access Token');
 	});
 
@@ -105,7 +179,7 @@ describe('every row of the authentication error table is a clear node error', ()
 
 	test('token scoped away from the feature: 403 naming it', async () => {
 		const { token } = await world().mintPat(world().seed.users.owner.id, { scopes: ['users'] });
-		await expectError(world().runNode(listMeetingTypes, world().pat(token)), '403', 'meeting-types', 'Use a credential whose user, role, plan or token scope allows');
+		await expectError(world().runNode(listMeetingTypes, world().pat(token)), '403', 'meeting-types', 'Create a Personal Access Token that includes this feature\'s scope');
 	});
 
 	// The node prevents these requests from being sent (it never sends a PAT with the header, never an

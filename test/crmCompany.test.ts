@@ -83,7 +83,7 @@ describe('Company', () => {
 			{ method: 'GET', path: '/crm/companies/by-domain/globex.example', query: '', headers: world().patHeaders(), body: null },
 		]);
 		const none = await world().runNode({ resource: 'company', operation: 'getByDomain', domain: 'nobody.example' }, world().pat());
-		expect(none.error?.message).toBe('The API could not find the requested resource (HTTP 404)');
+		expect(none.error?.message).toBe('Company not found (HTTP 404)');
 		expect(none.error?.description).toContain('Company not found');
 	});
 

@@ -112,7 +112,7 @@ describe('Contact: Get, Get Many, Update, Delete', () => {
 		expect(byContact.items).toEqual([{ ...contact, appointments: [] }]);
 		await world().clearRequests();
 		const missing = await world().runNode({ resource: 'contact', operation: 'get', getBy: 'attendeeId', attendeeId: 'nobody' }, world().pat());
-		expect(missing.error?.message).toBe('The API could not find the requested resource (HTTP 404)');
+		expect(missing.error?.message).toBe('Contact not found (HTTP 404)');
 		expect((await world().requests()).map((request) => request.query)).toEqual(['attendeeId=nobody']);
 	});
 
@@ -347,7 +347,7 @@ describe('Contact: Get Notes and Get Communications', () => {
 			expect.objectContaining({ id: early, body: 'Intro call' }),
 		]);
 		const unknown = await world().runNode({ resource: 'contact', operation: 'getCommunications', contactId: byId('6f1c2a7e-1b2c-4d5e-8f90-123456789abc') }, world().pat());
-		expect(unknown.error?.message).toBe('The API could not find the requested resource (HTTP 404)');
+		expect(unknown.error?.message).toBe('Contact not found (HTTP 404)');
 		expect(unknown.error?.description).toContain('Contact not found');
 	});
 });

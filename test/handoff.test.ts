@@ -14,7 +14,7 @@ let cleo: string;
 let carl: string;
 
 const NOT_FREE = 'The new host is not available at this time';
-const CONFLICT_ADVICE = 'Reload the resource, check its current state and adjust the request.';
+const CONFLICT = 'The request conflicts with the current state of the resource. The API says:';
 
 async function colleague(givenName: string): Promise<string> {
 	const user = (await world().control('POST', '/__sandbox/users', {
@@ -86,7 +86,7 @@ describe('Handoff: Hand Off Appointment', () => {
 		// 05:00 in New York: outside the member's working hours.
 		const busy = await world().runNode({ resource: 'handoff', operation: 'handOffAppointment', appointmentId: byId(id), userId: byId(member().id) }, world().pat());
 		expect(busy.error?.httpCode).toBe('409');
-		expect(busy.error?.description).toBe(`${NOT_FREE} ${CONFLICT_ADVICE}`);
+		expect(busy.error?.description).toBe(`${CONFLICT} ${NOT_FREE}. Pick a host who is free at the appointment's time (Handoff → Get Handoff Options shows who is), or turn on Ignore Availability.`);
 		expect((await appointment(id)).hostIds).toEqual([owner().id]);
 		// Moved out of the owner's working hours: only the owner, whose appointment it is, may still be its host.
 		await world().api('POST', `/v4/appointment/${id}/reschedule`, ownerPat(), { body: { start: '2026-03-02T20:00:00+01:00', ignoreAvailability: true } });
@@ -102,7 +102,7 @@ describe('Handoff: Hand Off Appointment', () => {
 		await world().api('POST', `/v4/appointment/${id}/cancel`, ownerPat(), { body: { cancelAll: true } });
 		await world().clearRequests();
 		const cancelled = await world().runNode({ resource: 'handoff', operation: 'handOffAppointment', appointmentId: byId(id), userId: byId(cleo) }, world().pat());
-		expect(cancelled.error?.description).toBe(`A cancelled appointment cannot be handed off ${CONFLICT_ADVICE}`);
+		expect(cancelled.error?.description).toBe(`${CONFLICT} A cancelled appointment cannot be handed off. The appointment is cancelled and can no longer be changed: book a new one with Booking → Create (Appointment → Get shows its state).`);
 		const queueId = '0b7e6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f';
 		const queue = await world().runNode(
 			{ resource: 'handoff', operation: 'handOffAppointment', appointmentId: byId(id), handOffTo: 'queue', queueId, userId: byId(cleo) },

@@ -74,7 +74,7 @@ describe('Meeting Type', () => {
 			{ ...parameters, additionalFields: { availabilityId: byId('3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f') } },
 			world().ownerKey(),
 		);
-		expect(unknown.error?.message).toBe('The API could not find the requested resource (HTTP 404)');
+		expect(unknown.error?.message).toBe('Availability not found (HTTP 404)');
 		expect(unknown.error?.description).toContain('Availability not found');
 	});
 
@@ -107,8 +107,10 @@ describe('Meeting Type', () => {
 			body: { statusCode: 400, message: ['meetingInfo.duration must not be greater than 480'], error: 'Bad Request' },
 		});
 		const { error } = await world().runNode({ resource: 'meetingType', operation: 'create', name: 'Refused', duration: 30 }, world().pat());
-		expect(error?.message).toBe('The API rejected the request as invalid (HTTP 400)');
-		expect(error?.description).toBe('meetingInfo.duration must not be greater than 480 Correct the fields named above and run the node again.');
+		expect(error?.message).toBe('meetingInfo.duration must not be greater than 480 (HTTP 400)');
+		expect(error?.description).toBe(
+			'The API rejected the request as invalid. The API says: meetingInfo.duration must not be greater than 480. Correct the fields the API names and run the node again.',
+		);
 	});
 
 	test('Create with the Custom channel sends its link and the redirect under meetingInfo, and gets them back', async () => {
@@ -193,8 +195,10 @@ describe('Meeting Type', () => {
 		await refused(update({ enableRedirect: false, redirect: 'https://example.com/thanks' }), 'Redirect URL is set but Redirect After Booking is off: turn it on or remove the URL');
 		await refused(update({ enableRedirect: true }), 'Redirect URL is required when Redirect After Booking is on');
 		const noLink = await world().runNode(update({ channel: 'custom' }), world().pat());
-		expect(noLink.error?.message).toBe('The API rejected the request as invalid (HTTP 400)');
-		expect(noLink.error?.description).toBe('meetingInfo.customChannelLink should not be empty Correct the fields named above and run the node again.');
+		expect(noLink.error?.message).toBe('meetingInfo.customChannelLink should not be empty (HTTP 400)');
+		expect(noLink.error?.description).toBe(
+			'The API rejected the request as invalid. The API says: meetingInfo.customChannelLink should not be empty. Correct the fields the API names and run the node again.',
+		);
 		await world().clearRequests();
 		const { items, error } = await world().runNode(
 			update({ channel: 'custom', customChannelLink: 'https://meet.example.com/room', redirect: 'https://example.com/next', bufferMustStayWithinWorkingHours: true }),

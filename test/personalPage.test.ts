@@ -102,7 +102,7 @@ describe('Personal Page', () => {
 			{ resource: 'personalPage', operation: 'update', updateFields: { meetingTypeOrder: [memberType] } },
 			world().pat(),
 		);
-		expect(error?.description).toBe('meetingTypeOrder must contain only your meeting type ids Correct the fields named above and run the node again.');
+		expect(error?.description).toBe('The API rejected the request as invalid. The API says: meetingTypeOrder must contain only your meeting type ids. Correct the fields the API names and run the node again.');
 		expect((await world().requests()).map((r) => `${r.method} ${r.path} ${JSON.stringify(r.body)} ${r.status}`)).toEqual([
 			`PATCH /v4/personal-page/me {"meetingTypeOrder":["${memberType}"]} 400`,
 		]);

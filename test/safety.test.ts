@@ -82,7 +82,7 @@ describe('secrets echoed by the API', () => {
 		const secret = key().split(':').slice(2).join(':');
 		await fault({ method: 'GET', path: '/v4/user/me', status: 401, body: { statusCode: 401, message: `Key ${key()} or ${secret} rejected` } });
 		const { items } = await world().runNode(getMe, world().apiKey(world().seed.users.owner.id), { continueOnFail: true });
-		expect(items).toEqual([{ error: 'The API did not accept the credential (HTTP 401)', message: expect.stringContaining('Key *** or *** rejected') }]);
+		expect(items).toEqual([{ error: 'Key *** or *** rejected (HTTP 401)', message: expect.stringContaining('The API says: Key *** or *** rejected.') }]);
 	});
 });
 
@@ -90,7 +90,7 @@ describe('Base URL', () => {
 	test('a Base URL with a path is refused by the credential test and by the node, with the expected form', async () => {
 		const baseUrl = `${world().url}/v4`;
 		const expected = `The Base URL must be the host root without a path, such as ${world().url} (not ${world().url}/v4): the node adds the API paths such as /v4/... itself`;
-		expect(await testCredential(PAT_TYPE, { baseUrl, token: world().seed.credentials.ownerPat })).toEqual({ status: 'Error', message: expected });
+		expect(await testCredential(PAT_TYPE, { baseUrl, token: world().seed.credentials.ownerPat })).toEqual({ status: 'Error', message: `${expected}.` });
 		const { error } = await world().runNode(getMe, { ...world().pat(), data: { baseUrl, token: world().seed.credentials.ownerPat } });
 		expect(error?.message).toBe('The credential is not in the expected form');
 		expect(error?.description).toBe(expected);

@@ -64,9 +64,9 @@ describe('parallel items', () => {
 		expect(regular.paired).toEqual([0, 1, 2, 3]);
 		expect(regular.items.map((item) => item.id ?? item.error)).toEqual([
 			first,
-			'The API could not find the requested resource (HTTP 404)',
+			'Meeting type not found (HTTP 404)',
 			second,
-			'The API could not find the requested resource (HTTP 404)',
+			'Meeting type not found (HTTP 404)',
 		]);
 		const split = await world().runNode(getMeetingType, world().pat(), { input, continueOnFail: 'errorOutput' });
 		expect(split.items.map((item) => item.id)).toEqual([first, second]);
@@ -90,11 +90,11 @@ describe('parallel items', () => {
 			world().pat(),
 			{ input },
 		);
-		expect(error?.message).toBe('The API could not find the requested resource (HTTP 404)');
+		expect(error?.message).toBe('Meeting type not found (HTTP 404)');
 		expect(error?.itemIndex).toBe(1);
 		expect(error?.description).toBe(
-			'Meeting type not found Check the ID: the resource may have been deleted, or it belongs to a user the credential cannot see. ' +
-				'item 1 before it succeeded; item 3 after it had already been sent and succeeded; items 4–6 did not run.',
+			'The API could not find the requested resource. The API says: Meeting type not found. Check the ID: the resource may have been deleted, or it belongs to a user the credential cannot see. ' +
+				'Of the other items: item 1 before it succeeded; item 3 after it had already been sent and succeeded; items 4–6 did not run.',
 		);
 		const log = await world().requests();
 		expect(log.map((request) => `${request.method} ${request.status} ${(request.body as IDataObject).meetingInfo ? JSON.stringify(request.body) : ''}`).sort()).toEqual([

@@ -35,7 +35,7 @@ describe('acting user', () => {
 
 	test('an acting user outside the key\'s company surfaces the API 500 with the fix', async () => {
 		const { error } = await world().runNode({ ...listMeetingTypes, actAsUser: byId(world().seed.users.outsider.id) }, world().apiKey());
-		expect(error?.message).toBe('The API failed with a server error (HTTP 500)');
+		expect(error?.message).toBe('API user does not belong to company (HTTP 500)');
 		expect(error?.description).toContain('API user does not belong to company');
 		expect(error?.description).toContain('pick a user of that company');
 		expect(await statuses()).toEqual(['GET /v4/meeting-type 500']);
@@ -157,7 +157,7 @@ describe('retries', () => {
 		const { error } = await world().runNode(getMe, world().pat());
 		expect(error?.message).toBe('The API rate limit was exceeded (HTTP 429)');
 		expect(error?.description).toBe(
-			"Too Many Requests (waited 2 s over 2 tries; the API asked to wait 59 s more, past the 60 s the node waits) The API's limit for this credential (100 requests per minute by default) is shared by every workflow and n8n process that uses it, and others kept it busy for a minute. Run fewer workflows with this credential at the same time, or give them their own credentials; if your plan allows other numbers, set Requests per Minute and Burst in the credential.",
+			"The API rate limit was exceeded (waited 2 s over 2 tries; the API asked to wait 59 s more, past the 60 s the node waits). The API says: Too Many Requests. The API's limit for this credential (100 requests per minute by default) is shared by every workflow and n8n process that uses it, and others kept it busy for a minute. Run fewer workflows with this credential at the same time, or give them their own credentials; if your plan allows other numbers, set Requests per Minute and Burst in the credential.",
 		);
 		expect(await statuses()).toEqual(['GET /v4/user/me 429', 'GET /v4/user/me 429']);
 	});
@@ -199,8 +199,8 @@ describe('items', () => {
 		return [{ id: member.id }, { id: '0b7e6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f' }, { id: member.id }];
 	};
 	const failed = {
-		error: 'The API could not find the requested resource (HTTP 404)',
-		message: 'User not found Check the ID: the resource may have been deleted, or it belongs to a user the credential cannot see.',
+		error: 'User not found (HTTP 404)',
+		message: 'The API could not find the requested resource. The API says: User not found. Check the ID: the resource may have been deleted, or it belongs to a user the credential cannot see.',
 	};
 
 	test('Continue (using regular output) keeps the other items, each paired with its input', async () => {
@@ -249,5 +249,44 @@ describe('items', () => {
 		);
 		expect(error?.itemIndex).toBe(1);
 		expect(error?.httpCode).toBe('404');
+	});
+});
+
+describe('error messages', () => {
+	test('a long validation list shows its first reasons in the message and every reason in the description', async () => {
+		const reasons = ['limit must not be greater than 100', 'email must be an email', 'meetingTypeId should not be empty', 'start must be a date'];
+		await fault({ method: 'GET', path: '/v4/user/me', status: 400, body: { statusCode: 400, message: reasons, error: 'Bad Request' } });
+		const { error, items } = await world().runNode(getMe, world().pat(), { continueOnFail: true });
+		expect(error).toBeUndefined();
+		expect(items).toEqual([
+			{
+				error: 'limit must not be greater than 100; email must be an email (and 2 more) (HTTP 400)',
+				message:
+					'The API rejected the request as invalid. The API says: limit must not be greater than 100; email must be an email; meetingTypeId should not be empty; start must be a date. ' +
+					'Correct the fields the API names and run the node again.',
+			},
+		]);
+	});
+
+	test('the errors variant names each field; an answer without words keeps what happened', async () => {
+		await fault({ method: 'GET', path: '/v4/user/me', status: 400, body: { message: 'Validation failed', errors: [{ field: 'email', message: 'must be an email' }] } });
+		const listed = await world().runNode(getMe, world().pat());
+		expect(listed.error?.message).toBe('email: must be an email (HTTP 400)');
+		await fault({ method: 'GET', path: '/v4/user/me', status: 404, body: { statusCode: 404, error: 'Not Found' } });
+		const bare = await world().runNode(getMe, world().pat());
+		expect(bare.error?.message).toBe('The API could not find the requested resource (HTTP 404)');
+		expect(bare.error?.description).toBe(
+			'The API could not find the requested resource. The API gave no further details. Check the ID: the resource may have been deleted, or it belongs to a user the credential cannot see.',
+		);
+	});
+
+	test('an HTML page instead of JSON is not quoted in the message and points at the Base URL', async () => {
+		await fault({ method: 'GET', path: '/v4/user/me', status: 404, body: '<html><body>Not here</body></html>', headers: { 'Content-Type': 'text/html' } });
+		const { error } = await world().runNode(getMe, world().pat());
+		expect(error?.message).toBe('The API could not find the requested resource (HTTP 404)');
+		expect(error?.description).toBe(
+			'The API could not find the requested resource. The answer was not JSON (an HTML page or plain text): the Base URL may not point at the API. ' +
+				'Check the ID: the resource may have been deleted, or it belongs to a user the credential cannot see.',
+		);
 	});
 });

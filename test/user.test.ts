@@ -137,9 +137,9 @@ describe('User', () => {
 			{ resource: 'user', operation: 'create', email: 'x@example.com', givenName: 'X', familyName: 'Y', timezone: 'UTC' },
 			world().pat(),
 		);
-		expect(error?.message).toBe('The API refused the request: the credential is not allowed to do this (HTTP 403)');
+		expect(error?.message).toBe('User management requires a Platform API Key (HTTP 403)');
 		expect(error?.description).toBe(
-			'User management requires a Platform API Key Switch the node\'s Authentication to Platform API Key: this operation is not available to Personal Access Tokens.',
+			"The API refused the request: the credential is not allowed to do this. The API says: User management requires a Platform API Key. Switch the node's Authentication to Platform API Key: this operation is not available to Personal Access Tokens.",
 		);
 		expect((await world().requests()).map((r) => r.status)).toEqual([403]);
 	});
@@ -224,8 +224,8 @@ describe('User', () => {
 			{ resource: 'user', operation: 'update', userId: byId(member.id), updateFields: { slug: ownerSlug } },
 			world().apiKey(owner.id),
 		);
-		expect(error?.message).toBe('The request conflicts with the current state of the resource (HTTP 409)');
-		expect(error?.description).toBe('A user with this slug already exists Reload the resource, check its current state and adjust the request.');
+		expect(error?.message).toBe('A user with this slug already exists (HTTP 409)');
+		expect(error?.description).toBe('The request conflicts with the current state of the resource. The API says: A user with this slug already exists. Slugs are unique within the company: choose another Slug for this user.');
 		expect((await world().requests()).map((r) => [r.method, r.status, r.body])).toEqual([['PATCH', 409, { slug: ownerSlug }]]);
 	});
 
@@ -251,7 +251,7 @@ describe('User', () => {
 		const first = await world().runNode({ resource: 'user', operation: 'delete', userId: byId(id) }, world().apiKey(owner.id));
 		expect(first.items).toEqual([{ deleted: true }]);
 		const again = await world().runNode({ resource: 'user', operation: 'delete', userId: byId(id) }, world().apiKey(owner.id));
-		expect(again.error?.message).toBe('The API could not find the requested resource (HTTP 404)');
+		expect(again.error?.message).toBe('User not found (HTTP 404)');
 		expect(again.error?.description).toContain('User not found');
 		expect((await world().requests()).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
 			`DELETE /v4/user/${id} 204`,
@@ -263,7 +263,7 @@ describe('User', () => {
 		const { result } = await world().listSearch('searchUsers', { resource: 'user', operation: 'get' }, world().pat(), 'max');
 		expect(result?.results).toEqual([{ name: expect.stringContaining('Max'), value: world().seed.users.member.id }]);
 		const denied = await world().listSearch('searchUsers', { resource: 'user', operation: 'get' }, world().pat(world().seed.credentials.memberPat));
-		expect(denied.error?.message).toBe('The API refused the request: the credential is not allowed to do this (HTTP 403)');
+		expect(denied.error?.message).toBe("Forbidden resource (HTTP 403). Only admins may do this: use an admin's token, or a Platform API key.");
 	});
 
 	test('the Act As User list reads the users as the company owner when no acting user is set yet', async () => {

@@ -7,9 +7,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { forTheEditor } from '../shared/editorLoaders';
 import { executeDefinitions } from '../shared/executor';
 import { requestOptionsProperty } from '../shared/parallel';
-import { authenticationProperties, nodeCredentials } from '../shared/authentication';
+import { authenticationProperties } from '../shared/authentication';
+import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { getUsers, searchActingUsers, searchUsers } from '../shared/listSearch';
 import { searchAppointments, searchAvailabilities, searchMeetingTypes } from './listSearch';
 import { appointmentOperations, appointmentProperties } from './resources/appointment';
@@ -83,18 +85,32 @@ export class SchedulingPlatform implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Manage scheduling on the Scheduling Platform: users, availability, meeting types, open slots, bookings, appointments and links',
+		description: 'Manage scheduling on the Scheduling Platform: users, meeting types, availability, open slots, bookings, appointments, calendars, booking links and handoffs',
 		defaults: { name: 'Scheduling Platform' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: nodeCredentials,
+		credentials: [
+			{
+				name: 'schedulingPlatformPatApi',
+				required: true,
+				testedBy: 'schedulingPlatformCredentialTest',
+				displayOptions: { show: { authentication: ['personalAccessToken'] } },
+			},
+			{
+				name: 'schedulingPlatformApiKeyApi',
+				required: true,
+				testedBy: 'schedulingPlatformCredentialTest',
+				displayOptions: { show: { authentication: ['apiKey'] } },
+			},
+		],
 		properties,
 	};
 
 	methods = {
-		loadOptions: { getUsers },
-		listSearch: { searchActingUsers, searchAppointments, searchAvailabilities, searchMeetingTypes, searchUsers },
+		credentialTest: { schedulingPlatformCredentialTest: testSchedulingPlatformCredential },
+		loadOptions: forTheEditor({ getUsers }),
+		listSearch: forTheEditor({ searchActingUsers, searchAppointments, searchAvailabilities, searchMeetingTypes, searchUsers }),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,7 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperties, nodeCredentials } from '../shared/authentication';
+import { authenticationProperties } from '../shared/authentication';
+import { testSchedulingPlatformCredential } from '../shared/credentialTest';
+import { forTheEditor } from '../shared/editorLoaders';
 import { executeDefinitions } from '../shared/executor';
 import { searchActingUsers, searchUsers } from '../shared/listSearch';
 import { requestOptionsProperty } from '../shared/parallel';
@@ -86,12 +88,26 @@ export class SchedulingPlatformCrm implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: nodeCredentials,
+		credentials: [
+			{
+				name: 'schedulingPlatformPatApi',
+				required: true,
+				testedBy: 'schedulingPlatformCredentialTest',
+				displayOptions: { show: { authentication: ['personalAccessToken'] } },
+			},
+			{
+				name: 'schedulingPlatformApiKeyApi',
+				required: true,
+				testedBy: 'schedulingPlatformCredentialTest',
+				displayOptions: { show: { authentication: ['apiKey'] } },
+			},
+		],
 		properties,
 	};
 
 	methods = {
-		listSearch: {
+		credentialTest: { schedulingPlatformCredentialTest: testSchedulingPlatformCredential },
+		listSearch: forTheEditor({
 			searchActingUsers,
 			searchUsers,
 			searchCompanies,
@@ -100,9 +116,9 @@ export class SchedulingPlatformCrm implements INodeType {
 			searchDeals,
 			searchPipelines,
 			searchTasks,
-		},
-		loadOptions: { getLostReasons, getPipelineStages },
-		resourceMapping: { getContactFields, getCustomFields },
+		}),
+		loadOptions: forTheEditor({ getLostReasons, getPipelineStages }),
+		resourceMapping: forTheEditor({ getContactFields, getCustomFields }),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

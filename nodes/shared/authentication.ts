@@ -1,17 +1,14 @@
-import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { locator } from './locators';
 import { uuidValidation } from './inputChecks';
 
 /**
  * What every node of the package starts with: the Authentication switch between the two credentials, and
- * Act As User for an API key (its list from `searchActingUsers` in listSearch.ts).
+ * Act As User for an API key (its list from `searchActingUsers` in listSearch.ts). Each node lists the two
+ * credentials itself, literally, with `testedBy` naming the shared credential test (credentialTest.ts): n8n's
+ * lint reads the node file to see that every credential is tested.
  */
-
-export const nodeCredentials: INodeCredentialDescription[] = [
-	{ name: 'schedulingPlatformPatApi', required: true, displayOptions: { show: { authentication: ['personalAccessToken'] } } },
-	{ name: 'schedulingPlatformApiKeyApi', required: true, displayOptions: { show: { authentication: ['apiKey'] } } },
-];
 
 export const authenticationProperties: INodeProperties[] = [
 	{
@@ -19,8 +16,16 @@ export const authenticationProperties: INodeProperties[] = [
 		name: 'authentication',
 		type: 'options',
 		options: [
-			{ name: 'Personal Access Token', value: 'personalAccessToken' },
-			{ name: 'Platform API Key', value: 'apiKey' },
+			{
+				name: 'Personal Access Token',
+				value: 'personalAccessToken',
+				description: 'A Scheduling Platform Token credential: acts as the token\'s owner',
+			},
+			{
+				name: 'Platform API Key',
+				value: 'apiKey',
+				description: 'A Scheduling Platform API-Key credential: acts for any user of the company (Act As User)',
+			},
 		],
 		default: 'personalAccessToken',
 	},

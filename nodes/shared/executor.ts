@@ -241,7 +241,7 @@ function firstFailure(outcomes: Array<Outcome | undefined>): NodeApiError | Node
 	const error = (outcomes[failed] as { error: NodeApiError | NodeOperationError }).error;
 	if (outcomes.length > 1) {
 		const failures = outcomes.map((outcome) => (outcome === undefined ? undefined : 'error' in outcome ? outcome.error.message : null));
-		error.description = `${error.description ?? ''} ${otherItemsReport(failures, failed)}.`.trim();
+		error.description = `${error.description ?? ''} Of the other items: ${otherItemsReport(failures, failed)}.`.trim();
 	}
 	return error;
 }

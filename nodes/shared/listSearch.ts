@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE, fetchMany } from './transport/pagination';
-import { apiRequest } from './transport/request';
+import { apiRequest, companyOwner } from './transport/request';
 
 /**
  * Loaders for the "From List" mode of resource locators and for dynamic options that every node uses (users,
@@ -67,10 +67,6 @@ export async function searchActingUsers(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const credentials = await this.getCredentials('schedulingPlatformApiKeyApi');
-	let actAs = String(credentials.actingUserId ?? '').trim();
-	if (!actAs) {
-		const owner = (await apiRequest(this, 0, { method: 'GET', path: '/v4/user/me', needsUserContext: false, actAs: '' })) as IDataObject;
-		actAs = String(owner.id);
-	}
+	const actAs = String(credentials.actingUserId ?? '').trim() || (await companyOwner(this));
 	return await listUsers(this, filter, paginationToken, actAs);
 }

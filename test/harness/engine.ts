@@ -3,6 +3,7 @@ import './env';
 import { Container } from '@n8n/di';
 import {
 	Cipher,
+	CredentialTestContext,
 	Credentials,
 	EncryptionKeyProxy,
 	ExecutionLifecycleHooks,
@@ -13,11 +14,13 @@ import {
 } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
 	ICredentialsEncrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
 	INode,
+	INodeCredentialTestResult,
 	INodeCredentialsDetails,
 	INodeExecutionData,
 	INodeType,
@@ -242,14 +245,30 @@ export async function runWorkflow(spec: WorkflowSpec): Promise<IRun> {
 }
 
 /**
- * Runs a credential type's `test` request as n8n's credential test does: expressions of the request
- * resolved against the credential data, the credential's authenticate applied, the request sent.
+ * Tests a credential as n8n's CredentialsTester (packages/cli, 1.x and 2.x) does: the credential type's own `test`
+ * request when it has one; otherwise the function a node names in `testedBy` on its entry for the credential
+ * type, from its `methods.credentialTest`, called with n8n-core's CredentialTestContext (its `request` helper is
+ * n8n's own HTTP client) and the decrypted credential.
  */
-export async function testCredential(type: string, data: ICredentialDataDecryptedObject): Promise<{ status: 'OK' | 'Error'; message: string }> {
+export async function testCredential(type: string, data: ICredentialDataDecryptedObject): Promise<INodeCredentialTestResult> {
 	const engine = await getEngine();
 	const credentialType = engine.loader.getCredential(type).type;
 	const request = credentialType.test?.request;
-	if (!request) throw new Error(`${type} has no test request`);
+	if (request) return await testByRequest(engine, type, data, request);
+	for (const nodeName of Object.keys(engine.loader.known.nodes)) {
+		const nodeType = engine.nodeTypes.getByNameAndVersion(`${PACKAGE_NAME}.${nodeName}`);
+		const testedBy = nodeType.description.credentials?.find((credential) => credential.name === type)?.testedBy;
+		if (typeof testedBy !== 'string') continue;
+		const test = nodeType.methods?.credentialTest?.[testedBy];
+		if (!test) throw new Error(`${nodeName} names ${testedBy} in testedBy but has no such credentialTest method`);
+		const { hooks } = workflowOf(engine, { nodes: [] });
+		const context = new CredentialTestContext(additionalData(engine, hooks));
+		return await test.call(context, { id: 'credential-under-test', name: 'Credential under test', type, data });
+	}
+	throw new Error(`${type} has no test request and no node tests it`);
+}
+
+async function testByRequest(engine: Engine, type: string, data: ICredentialDataDecryptedObject, request: NonNullable<ICredentialTestRequest['request']>): Promise<INodeCredentialTestResult> {
 	const node: INode = { id: 'test', name: 'Credential Test', type: NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
 	const { workflow } = workflowOf(engine, { nodes: [node] });
 	const resolve = (value: unknown) => String(workflow.expression.getSimpleParameterValue(node, value as string, 'internal', { $credentials: data }));

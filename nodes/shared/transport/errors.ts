@@ -2,8 +2,10 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /**
- * Turns an API error answer into a NodeApiError: the message says what happened, the description
- * keeps the API's own words and adds how to fix it.
+ * Turns an API error answer into a NodeApiError. The message (what n8n's toast shows) is the API's own
+ * reason with the status, e.g. "The requested time slot is not available (HTTP 409)"; where the API gives
+ * no words, what happened. The description says what happened, quotes the API in full and says how to fix
+ * it, in full sentences. The fix is also kept in the error's context (`hint`) for the editor's lists.
  */
 
 const WHAT_HAPPENED: Record<number, string> = {
@@ -16,7 +18,7 @@ const WHAT_HAPPENED: Record<number, string> = {
 };
 
 const HOW_TO_FIX: Record<number, string> = {
-	400: 'Correct the fields named above and run the node again.',
+	400: 'Correct the fields the API names and run the node again.',
 	401: 'Check the credential: the token or API key may be mistyped, revoked, deactivated or expired. Create a new one in the dashboard if needed and update the credential.',
 	403: 'Use a credential whose user, role, plan or token scope allows this operation.',
 	404: 'Check the ID: the resource may have been deleted, or it belongs to a user the credential cannot see.',
@@ -24,33 +26,94 @@ const HOW_TO_FIX: Record<number, string> = {
 	429: 'The API\'s limit for this credential (100 requests per minute by default) is shared by every workflow and n8n process that uses it, and others kept it busy for a minute. Run fewer workflows with this credential at the same time, or give them their own credentials; if your plan allows other numbers, set Requests per Minute and Burst in the credential.',
 };
 
-/** Fixes for specific API sentences, more precise than the per-status fix. */
+/** Fixes for the API's own sentences, more precise than the per-status fix (first match wins). */
 const SPECIFIC_FIXES: Array<[RegExp, string]> = [
+	// Acting user and credential
 	[/x-service-api-user-id.*for API key/i, 'Set "Act As User" in the node, or a Default Acting User ID in the API Key credential.'],
 	[/does not belong to company/i, 'The acting user is not a member of the API key\'s company: pick a user of that company in "Act As User" or in the credential\'s Default Acting User ID.'],
 	[/API key has expired/i, 'API keys live 1 to 90 days: create a new key in the dashboard and update the credential.'],
 	[/Access token has expired/i, 'Create a new Personal Access Token in the integrations area of the dashboard and update the credential.'],
+	[/^Invalid API key$/i, 'The API key is mistyped, revoked or deactivated: check the credential, or create a new key in the dashboard and update the credential.'],
+	[/^Invalid access token$/i, 'The token is mistyped or revoked: check the credential, or create a new Personal Access Token in the integrations area of the dashboard and update the credential.'],
 	[/x-service-api-user-id must be a UUID/i, 'Act As User and the Default Acting User ID must be the UUID of a user of the company.'],
 	[/header requires a Platform API Key/i, 'Personal Access Tokens always act as their owner: to act for another user, switch Authentication to Platform API Key and set Act As User.'],
 	[/User management requires a Platform API Key/i, 'Switch the node\'s Authentication to Platform API Key: this operation is not available to Personal Access Tokens.'],
 	[/^Forbidden resource$/i, 'Only admins may do this: use an admin\'s token, or a Platform API key.'],
+	[/access token is not scoped for the (\S+) feature/i, 'Create a Personal Access Token that includes this feature\'s scope, or use a token without scope limits, and update the credential.'],
+	// Scheduling
+	[/requested time slot is not available/i, 'Take a start time from Booking → Get Open Slots for this meeting type (and hosts) in the same time zone; when rescheduling, pass the appointment as Rescheduling Appointment there, or turn on Ignore Availability.'],
+	[/new host is not available/i, 'Pick a host who is free at the appointment\'s time (Handoff → Get Handoff Options shows who is), or turn on Ignore Availability.'],
+	[/cancelled appointment cannot be/i, 'The appointment is cancelled and can no longer be changed: book a new one with Booking → Create (Appointment → Get shows its state).'],
+	[/appointment is already cancelled/i, 'Nothing to do: the appointment was cancelled before (Appointment → Get shows its state).'],
+	[/attendee is already cancelled/i, 'Nothing to do: the attendee was cancelled before (Attendee → Get shows its state).'],
+	[/meeting type is disabled/i, 'Turn the meeting type on with Meeting Type → Update (Enabled), or book another meeting type.'],
+	[/meeting type with this slug already exists/i, 'Slugs are unique within the company: choose another Slug, or leave it empty so the API makes one from the name.'],
+	[/user with this slug already exists/i, 'Slugs are unique within the company: choose another Slug for this user.'],
+	[/user with this email already exists/i, 'Each email belongs to one user: find the existing user with User → Get Many, or create the user with another email.'],
+	[/company owner cannot be deleted/i, 'The company owner stays: delete another user, or transfer the ownership in the dashboard first.'],
+	[/default availability cannot be deleted/i, 'Every user keeps a default availability: change it with Availability → Update instead, or make another availability the default in the dashboard first.'],
+	[/availability is used by a meeting type/i, 'Give the meeting types that use it another availability in the dashboard first, or delete them with Meeting Type → Delete.'],
+	[/guest is already invited/i, 'Nothing to do: this email is already a guest of the appointment.'],
+	[/^Host not found$/i, 'Every host must be a user of the company: pick the hosts from the list, or check their IDs with User → Get Many.'],
+	[/Expected hostIds or queueId/i, 'Pick Hosts, or give a Queue ID, or leave both empty so the node reads them from the meeting type.'],
 	[/Quick mail limit reached/i, 'Each quick mail counts against its attendee for 5 minutes: wait up to 5 minutes before mailing this attendee again, or space the mails out (for example with a Wait node).'],
+	// CRM
+	[/data field named .* already exists/i, 'Data field names are unique: choose another Name (or Label, from which the name is made), or change the existing field with Data Field → Update.'],
+	[/Contact is already on this deal/i, 'Nothing to add: change the contact\'s role with Deal → Update Contact Role instead.'],
+	[/Deal is not open/i, 'Open the deal again with Deal → Reopen first.'],
+	[/Deal is already open/i, 'Nothing to do: only a won or lost deal can be reopened.'],
+	[/Pipeline has deals/i, 'Move its deals to another pipeline with Deal → Update, or delete them, then delete the pipeline.'],
+	[/Too many bulk requests/i, 'The bulk endpoints allow 3 calls per minute per credential, and another workflow or n8n instance used them: run the bulk operations one at a time, or wait a minute.'],
+	[/Exactly one of .*(contactId|crmCompanyId)/i, 'Choose one Parent Type and pick exactly one record of it.'],
 ];
 
-export function apiWords(body: unknown): string {
+/** HTTP status texts: a body that says only this gives no reason of its own. */
+const STATUS_TEXT = /^(Bad Request|Unauthorized|Forbidden|Not Found|Conflict|Too Many Requests|Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout|Not Acceptable|Unprocessable Entity)$/i;
+/** The message shows at most this many of a validation list's reasons, and at most this many characters of them. */
+const REASONS_IN_MESSAGE = 2;
+const MESSAGE_LENGTH = 160;
+
+/** The API's reasons, one per constraint for a validation list; none when it gave no words of its own. */
+export function apiReasons(body: unknown): string[] {
 	if (body && typeof body === 'object') {
 		const { message, errors } = body as IDataObject;
 		if (Array.isArray(errors) && errors.length) {
-			return (errors as IDataObject[]).map((e) => `${String(e.field)}: ${String(e.message)}`).join('; ');
+			return (errors as IDataObject[]).map((e) => (e.field ? `${String(e.field)}: ${String(e.message)}` : String(e.message)));
 		}
-		if (Array.isArray(message)) return message.map(String).join('; ');
-		if (typeof message === 'string' && message) return message;
+		if (Array.isArray(message)) return message.map(String).filter((text) => text.trim());
+		if (typeof message === 'string' && message.trim() && !STATUS_TEXT.test(message.trim())) return [message.trim()];
+		return [];
 	}
-	if (typeof body === 'string' && body.trim()) return body.trim().slice(0, 500);
+	if (typeof body === 'string' && body.trim() && !/^\s*</.test(body)) return [body.trim().slice(0, 500)];
+	return [];
+}
+
+/** The API's words as one text (for matching and logs). */
+export function apiWords(body: unknown): string {
+	const reasons = apiReasons(body);
+	if (reasons.length) return reasons.join('; ');
+	if (body && typeof body === 'object' && typeof (body as IDataObject).message === 'string') return String((body as IDataObject).message);
 	return 'The API gave no further details.';
 }
 
-function howToFix(status: number, words: string, body: IDataObject): string {
+/** A text as a sentence: a full stop added when it ends without one. */
+export function sentence(text: string): string {
+	const trimmed = text.trim();
+	return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+/** The reason for the message: the first reasons of a list, kept short; the rest is in the description. */
+function reasonForMessage(reasons: string[]): string {
+	let shown = reasons.slice(0, REASONS_IN_MESSAGE);
+	if (shown.join('; ').length > MESSAGE_LENGTH) shown = shown.slice(0, 1);
+	let text = shown.join('; ');
+	if (text.length > MESSAGE_LENGTH) text = `${text.slice(0, MESSAGE_LENGTH - 1).trimEnd()}…`;
+	const more = reasons.length - shown.length;
+	return more > 0 ? `${text} (and ${more} more)` : text;
+}
+
+/** How to fix an error answer: the fix for the API's own words when there is one, else the status's. */
+export function howToFix(status: number, words: string, body: IDataObject): string {
 	if (status === 403 && body.code === 'PLAN_LIMIT_REACHED') {
 		const feature = body.feature ? ` (${String(body.feature)})` : '';
 		return `Your plan does not include this feature${feature}: upgrade the plan in the dashboard, or ask the company owner to.`;
@@ -81,14 +144,23 @@ export function apiErrorFromResponse(
 	// Longest first, so a whole key is masked before its secret part.
 	const body = masked(answer, [...(options.secrets ?? [])].sort((a, b) => b.length - a.length));
 	const data: IDataObject = body && typeof body === 'object' ? (body as IDataObject) : {};
-	const words = apiWords(body);
+	const reasons = apiReasons(body);
 	const happened = WHAT_HAPPENED[status] ?? (status >= 500 ? 'The API failed with a server error' : 'The API answered with an error');
-	return new NodeApiError(node, { ...data, statusCode: status } as JsonObject, {
-		message: `${happened} (HTTP ${status})`,
-		description: `${words}${options.extra ?? ''} ${howToFix(status, words, data)}`,
+	const fix = howToFix(status, reasons.join('; '), data);
+	const statusText = typeof data.message === 'string' ? data.message.trim() : '';
+	const said = reasons.length || statusText
+		? `The API says: ${sentence(reasons.length ? reasons.join('; ') : statusText)}`
+		: typeof body === 'string' && body.trim()
+			? 'The answer was not JSON (an HTML page or plain text): the Base URL may not point at the API.'
+			: 'The API gave no further details.';
+	const error = new NodeApiError(node, { ...data, statusCode: status } as JsonObject, {
+		message: `${reasons.length ? reasonForMessage(reasons) : happened} (HTTP ${status})`,
+		description: `${happened}${options.extra ?? ''}. ${said} ${fix}`,
 		httpCode: String(status),
 		itemIndex,
 	});
+	error.context.hint = fix;
+	return error;
 }
 
 /**

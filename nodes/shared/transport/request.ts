@@ -127,8 +127,13 @@ async function resolveAuth(ctx: ApiContext, itemIndex: number, request: ApiReque
 		if (nodeProblem) fail(ctx, 'Act As User is not a valid user ID', itemIndex, nodeProblem);
 		actingUser = fromNode || String(credentials.actingUserId ?? '').trim();
 		if (request.needsUserContext !== false && !actingUser) {
-			fail(ctx, 'This operation needs a user to act for', itemIndex,
-				'With a Platform API key, most operations act for a user of the company. Set "Act As User" in the node, or a Default Acting User ID in the credential.');
+			// A list in the editor (From List, a dropdown) with nothing set yet reads as the company owner, as
+			// the Act As User list does; a run of the node never guesses whom to act for.
+			if (isEditorLoader(ctx) && request.actAs === undefined) actingUser = await companyOwner(ctx, itemIndex);
+			else {
+				fail(ctx, 'This operation needs a user to act for', itemIndex,
+					'With a Platform API key, most operations act for a user of the company. Set "Act As User" in the node, or a Default Acting User ID in the credential.');
+			}
 		}
 	}
 	const baseUrl = normaliseBaseUrl(credentials.baseUrl);
@@ -142,6 +147,24 @@ async function resolveAuth(ctx: ApiContext, itemIndex: number, request: ApiReque
 		limit: rateLimitOf(credentials),
 		secrets: secretParts(String(secret).trim()),
 	};
+}
+
+/** A list or dropdown of the editor (listSearch, loadOptions, resourceMapping), not a run of the node or a trigger. */
+export function isEditorLoader(ctx: ApiContext): ctx is ILoadOptionsFunctions {
+	return !('getInputData' in ctx) && 'getCurrentNodeParameter' in ctx;
+}
+
+/** The company owner's ID, read once per loader call: GET /v4/user/me answers as the owner for an API key without acting user. */
+const ownerRead = new WeakMap<ApiContext, Promise<string>>();
+
+export async function companyOwner(ctx: ApiContext, itemIndex = 0): Promise<string> {
+	let read = ownerRead.get(ctx);
+	if (!read) {
+		read = apiRequest(ctx, itemIndex, { method: 'GET', path: '/v4/user/me', needsUserContext: false, actAs: '' }).then((owner) => String((owner as IDataObject).id));
+		ownerRead.set(ctx, read);
+		read.catch(() => ownerRead.delete(ctx));
+	}
+	return await read;
 }
 
 /** A PAT and the token after "rgo-"; an API key and its secret part after the second colon. */
