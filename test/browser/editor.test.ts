@@ -161,3 +161,97 @@ test('a booking from an empty canvas: search the node, pick the credential, choo
 	await shot('07-booking-conflict');
 	await closeNode();
 });
+
+/** Creates a credential in n8n's "Add new credential" dialog and returns what its automatic test says. */
+async function testCredential(typeName: string, fields: Record<string, string>, shotName: string): Promise<{ name: string; result: string }> {
+	await page.goto(`${demo.editorUrl}/home/credentials/create`);
+	await page.getByTestId('new-credential-type-select').waitFor();
+	await page.keyboard.type(typeName);
+	await page.getByTestId('new-credential-type-select-option').filter({ hasText: typeName }).click();
+	await page.getByTestId('new-credential-type-button').click();
+	const dialog = page.getByTestId('editCredential-modal');
+	const name = (await dialog.getByTestId('credential-name').innerText()).trim();
+	for (const [field, value] of Object.entries(fields)) await dialog.getByTestId(`parameter-input-${field}`).locator('input').fill(value);
+	await dialog.getByTestId('credential-save-button').click();
+	const success = dialog.getByTestId('credentials-config-container-test-success');
+	const failure = dialog.getByText('More details');
+	await success.or(failure).first().waitFor();
+	if (await failure.isVisible()) await failure.click();
+	await shot(shotName);
+	const result = (await dialog.innerText()).split('\n').find((line) => /tested successfully|expired|invalid|Could not reach|refused|did not accept/.test(line)) ?? '';
+	await page.keyboard.press('Escape');
+	return { name, result: result.trim() };
+}
+
+async function mintPat(expiresInSeconds?: number): Promise<{ id: string; token: string }> {
+	const answer = await fetch(`${demo.sandbox.url}/__sandbox/pats`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ userId: demo.seed.users.owner.id, ...(expiresInSeconds ? { expiresInSeconds } : {}) }),
+	});
+	return (await answer.json()) as { id: string; token: string };
+}
+
+test('new credentials get readable default names, and their test tells a valid, expired, revoked or unknown secret and a wrong Base URL apart', async () => {
+	const base = demo.sandbox.url;
+	const expired = await mintPat(1);
+	const revoked = await mintPat();
+	await fetch(`${base}/__sandbox/pats/${revoked.id}/revoke`, { method: 'POST' });
+	await new Promise((resolve) => setTimeout(resolve, 1500));
+	const closedPort = await freePort();
+
+	await clearRequests();
+	expect(await testCredential('Scheduling Platform Token API', { baseUrl: base, token: demo.seed.credentials.ownerPat }, '08-credential-ok')).toEqual({
+		name: 'Scheduling Platform Token account',
+		result: 'Connection tested successfully',
+	});
+	const [testRequest] = await sandboxRequests();
+	expect(`${testRequest.method} ${testRequest.path}`).toBe('GET /v4/user/me');
+	expect(testRequest.headers.authorization).toBe(`Bearer ${demo.seed.credentials.ownerPat}`);
+
+	expect((await testCredential('Scheduling Platform Token API', { baseUrl: base, token: expired.token }, '09-credential-expired')).result).toBe(
+		'The Personal Access Token has expired: create a new one in the integrations area of the dashboard and paste it into the credential.',
+	);
+	expect((await testCredential('Scheduling Platform Token API', { baseUrl: base, token: revoked.token }, '10-credential-revoked')).result).toBe(
+		'The Personal Access Token is invalid or revoked (the API answers the same for both): copy it again, or create a new one in the integrations area of the dashboard.',
+	);
+	const unknownKey = 'ak_live:6f1c2a7e-1b2c-4d5e-8f90-123456789abc:not-a-real-secret';
+	const invalid = await testCredential('Scheduling Platform API-Key API', { baseUrl: base, apiKey: unknownKey }, '11-credential-invalid-key');
+	expect(invalid).toEqual({
+		name: 'Scheduling Platform API-Key account',
+		result: 'The API key is invalid or revoked (the API answers the same for an unknown, revoked or deactivated key): copy the whole key again, or create a new one in the dashboard.',
+	});
+	const wrongUrl = await testCredential('Scheduling Platform API-Key API', { baseUrl: `http://127.0.0.1:${closedPort}`, apiKey: unknownKey }, '12-credential-wrong-url');
+	expect(wrongUrl.result).toBe(`Could not reach the API at http://127.0.0.1:${closedPort}: check the Base URL (ECONNREFUSED).`);
+});
+
+test('with an API key that has no acting user, the Meeting Type list loads as the company owner', async () => {
+	// n8n's REST API wants the browser's ID with the session cookie, as the editor sends it.
+	const browserId = await page.evaluate(() => localStorage.getItem('n8n-browserId'));
+	const created = await page.request.post(`${demo.editorUrl}/rest/credentials`, {
+		headers: { 'browser-id': String(browserId) },
+		data: { name: 'API Key Without Acting User', type: 'schedulingPlatformApiKeyApi', data: { baseUrl: demo.sandbox.url, apiKey: demo.seed.credentials.apiKey } },
+	});
+	expect(created.ok()).toBe(true);
+	const { id } = ((await created.json()) as { data: { id: string } }).data;
+
+	await page.goto(`${demo.editorUrl}/workflow/new`);
+	await page.getByTestId('canvas-plus-button').click();
+	await page.getByTestId('node-creator').waitFor();
+	await page.keyboard.type('scheduling');
+	await page.getByTestId('node-creator-item-name').getByText('Scheduling Platform', { exact: true }).click();
+	await page.getByText('Create a booking', { exact: true }).click();
+	await page.getByTestId('node-credentials-select').click();
+	await page.getByTestId(`node-credentials-select-item-${id}`).click();
+	await clearRequests();
+	await page.getByTestId('resource-locator-meetingTypeId').getByTestId('rlc-input').click();
+	await page.getByText('Product Demo', { exact: true }).waitFor();
+	await page.getByText('Strategy Workshop', { exact: true }).waitFor();
+	await shot('13-list-without-acting-user');
+	const requests = await sandboxRequests();
+	expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual(['GET /v4/user/me', 'GET /v4/meeting-type']);
+	expect(requests[0].headers['x-service-api-user-id']).toBeUndefined();
+	expect(requests[1].headers['x-service-api-user-id']).toBe(demo.seed.users.owner.id);
+	await page.keyboard.press('Escape');
+	await closeNode();
+});

@@ -147,8 +147,8 @@ export function smokeSuite(version: string): void {
 		expect(success).toEqual([]);
 		expect(failed.map((item: { json: unknown }) => item.json)).toEqual([
 			{
-				error: 'The API could not find the requested resource (HTTP 404)',
-				message: 'User not found Check the ID: the resource may have been deleted, or it belongs to a user the credential cannot see.',
+				error: 'User not found (HTTP 404)',
+				message: 'The API could not find the requested resource. The API says: User not found. Check the ID: the resource may have been deleted, or it belongs to a user the credential cannot see.',
 			},
 		]);
 	});
