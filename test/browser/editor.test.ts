@@ -227,7 +227,7 @@ test('new credentials get readable default names, and their test tells a valid, 
 
 test('with an API key that has no acting user, the Meeting Type list loads as the company owner', async () => {
 	// n8n's REST API wants the browser's ID with the session cookie, as the editor sends it.
-	const browserId = await page.evaluate(() => localStorage.getItem('n8n-browserId'));
+	const browserId = await page.evaluate('localStorage.getItem("n8n-browserId")');
 	const created = await page.request.post(`${demo.editorUrl}/rest/credentials`, {
 		headers: { 'browser-id': String(browserId) },
 		data: { name: 'API Key Without Acting User', type: 'schedulingPlatformApiKeyApi', data: { baseUrl: demo.sandbox.url, apiKey: demo.seed.credentials.apiKey } },
