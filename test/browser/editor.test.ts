@@ -255,3 +255,40 @@ test('with an API key that has no acting user, the Meeting Type list loads as th
 	await page.keyboard.press('Escape');
 	await closeNode();
 });
+
+/** Opens the node creator on an empty canvas and types a search. */
+async function searchNodes(text: string): Promise<Locator> {
+	await page.goto(`${demo.editorUrl}/workflow/new`);
+	await page.getByTestId('canvas-plus-button').click();
+	await page.getByTestId('node-creator').waitFor();
+	await page.keyboard.type(text);
+	return page.getByTestId('node-creator');
+}
+
+// n8n's search is fuzzy: "crm" also matches the letters of "sCheduling platfoRM", below the node it names.
+test('the node search offers each node for what it does: "crm" the CRM node first, "booking" the scheduling node, "invoice" neither', async () => {
+	const names = async (text: string): Promise<string[]> => {
+		const creator = await searchNodes(text);
+		await creator.getByTestId('node-creator-item-name').first().waitFor();
+		await page.waitForTimeout(300);
+		return (await creator.getByTestId('node-creator-item-name').allInnerTexts()).map((name) => name.trim()).filter((name) => name.startsWith('Scheduling Platform'));
+	};
+	expect((await names('crm'))[0]).toBe('Scheduling Platform CRM');
+	await shot('14-search-crm');
+	expect(await names('booking')).toEqual(['Scheduling Platform']);
+	expect(await names('invoice')).toEqual([]);
+});
+
+test('a list that fails shows its fix in the popup: a member\'s token cannot list users', async () => {
+	await searchNodes('scheduling');
+	await page.getByTestId('node-creator-item-name').getByText('Scheduling Platform', { exact: true }).click();
+	await page.getByText('Get a user', { exact: true }).click();
+	await page.getByTestId('node-credentials-select').click();
+	await page.getByTestId('node-credentials-select-item-spDemoMemberPat1').click();
+	await page.getByTestId('resource-locator-userId').getByTestId('rlc-input').click();
+	const popupText = page.getByText(/Forbidden resource \(HTTP 403\)\. Only admins may do this/);
+	await popupText.waitFor();
+	await shot('15-list-error');
+	await page.keyboard.press('Escape');
+	await closeNode();
+});
