@@ -77,8 +77,14 @@ export interface CliRun {
 	done: Promise<CliResult>;
 }
 
+/** The folder of a user folder that n8n's file nodes (Read/Write Files from Disk) may use. */
+export function filesFolder(userFolder: string): string {
+	return join(userFolder, 'files');
+}
+
 /** The environment n8n runs with here: no telemetry, no calls to n8n's servers, this user folder. */
 export function n8nEnvironment(userFolder: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+	mkdirSync(filesFolder(userFolder), { recursive: true });
 	return {
 		PATH: process.env.PATH,
 		HOME: process.env.HOME,
@@ -90,6 +96,7 @@ export function n8nEnvironment(userFolder: string, extra: Record<string, string>
 		N8N_RUNNERS_ENABLED: 'false',
 		N8N_LOG_LEVEL: 'info',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		N8N_RESTRICT_FILE_ACCESS_TO: filesFolder(userFolder),
 		...extra,
 	};
 }
