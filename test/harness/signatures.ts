@@ -40,7 +40,7 @@ export async function createRequest(world: World, body: IDataObject): Promise<ID
 	const answer = await world.api('POST', '/v4/signatures', world.seed.credentials.ownerPat, { body });
 	if (answer.status !== 201) throw new Error(`POST /v4/signatures: ${answer.status} ${JSON.stringify(answer.body)}`);
 	await world.clearRequests();
-	return answer.body as IDataObject & { id: string };
+	return answer.body as unknown as IDataObject & { id: string };
 }
 
 /** A signer signs (or declines) on the platform's signing page: the control API. */
