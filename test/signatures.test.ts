@@ -208,6 +208,27 @@ describe('Signatures: Signature Request', () => {
 		]);
 	});
 
+	test('Download Document: an error answer read as bytes is still the API\'s error; an answer that is not a PDF is refused, not stored as one', async () => {
+		const missing = await world().runNode({ resource: 'signatureRequest', operation: 'downloadDocument', signatureRequestId: byId('nope') }, world().pat());
+		expect(missing.error).toMatchObject({ name: 'NodeApiError', message: 'Signature request not found (HTTP 404)', httpCode: '404' });
+		expect(missing.error?.description).toContain('The API says: Signature request not found.');
+
+		const created = await createRequest(world(), createBody([ANA]));
+		const path = `/v4/signatures/${created.id}/document`;
+		await world().control('POST', '/__sandbox/faults', { method: 'GET', path, status: 200, body: '<html>Sign in</html>', headers: { 'Content-Type': 'text/html' }, times: 1 });
+		const { items, error } = await world().runNode(
+			{ resource: 'signatureRequest', operation: 'downloadDocument', signatureRequestId: byId(created.id), version: 'original' },
+			world().pat(),
+		);
+		expect(items).toEqual([]);
+		expect(error).toEqual({
+			name: 'NodeOperationError',
+			message: 'The API answered with text/html instead of the application/pdf file asked for',
+			description: 'Item 1: the answer (20 bytes) is not the file that was asked for. Check that the credential\'s Base URL points at the API (the host root, without a path).',
+			itemIndex: 0,
+		});
+	});
+
 	test('The signature request list of the editor ("From List") shows title and status', async () => {
 		const created = await createRequest(world(), createBody([ANA], { title: 'Lease for unit 7' }));
 		const { result, error } = await world().listSearch('searchSignatureRequests', { resource: 'signatureRequest', operation: 'get' }, world().pat(), 'unit 7');

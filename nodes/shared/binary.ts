@@ -1,4 +1,5 @@
 import type { IBinaryData, IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { InputProblem } from './inputChecks';
 
@@ -45,6 +46,8 @@ export interface FileDownload {
 	param: string;
 	/** The Accept header: the file's type (and JSON, which errors come as). */
 	accept: string;
+	/** The MIME type the file must have: another answer (a web page at a wrong Base URL) is an error, not a file. */
+	mimeType: string;
 	/** The file name when the answer names none. */
 	fallbackName: (request: { pathParams: Record<string, string>; qs: IDataObject }) => string;
 	/** The output item's JSON besides the file's name, MIME type and size (what was downloaded). */
@@ -139,8 +142,15 @@ export async function downloadedItem(
 	download: FileDownload,
 	property: string,
 	request: { pathParams: Record<string, string>; qs: IDataObject },
+	itemIndex: number,
 ): Promise<{ json: IDataObject; binary: IBinaryKeyData }> {
 	const mimeType = header(answer.headers, 'content-type').split(';')[0].trim().toLowerCase() || 'application/octet-stream';
+	if (mimeType !== download.mimeType) {
+		throw new NodeOperationError(ctx.getNode(), `The API answered with ${mimeType} instead of the ${download.mimeType} file asked for`, {
+			itemIndex,
+			description: `Item ${itemIndex + 1}: the answer (${sizeText(answer.data.length)}) is not the file that was asked for. Check that the credential's Base URL points at the API (the host root, without a path).`,
+		});
+	}
 	const fileName = dispositionFileName(header(answer.headers, 'content-disposition')) ?? download.fallbackName(request);
 	const binaryData = await ctx.helpers.prepareBinaryData(answer.data, fileName, mimeType);
 	return {

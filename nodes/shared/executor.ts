@@ -227,7 +227,8 @@ class ItemRun {
 			// The answer is a file: asked for as bytes, output as binary data under the property the user names.
 			const property = this.binaryProperty(definition.download.param);
 			const answer = (await apiRequest(this.ctx, this.itemIndex, { ...call.request, fileAccept: definition.download.accept })) as FileAnswer;
-			return [await downloadedItem(this.ctx, answer, definition.download, property, { pathParams: call.request.pathParams ?? {}, qs: call.request.qs })];
+			const request = { pathParams: call.request.pathParams ?? {}, qs: call.request.qs };
+			return [await downloadedItem(this.ctx, answer, definition.download, property, request, this.itemIndex)];
 		}
 		return (await this.answer(definition, call)).map((json) => ({ json }));
 	}

@@ -98,6 +98,7 @@ export const signatureRequestOperations: ResourceDefinitions = {
 		download: {
 			param: 'outputBinaryPropertyName',
 			accept: 'application/pdf, application/json',
+			mimeType: PDF.mimeType,
 			fallbackName: ({ pathParams, qs }) => `${pathParams.id}-${String(qs.version ?? 'signed')}.pdf`,
 			json: ({ pathParams, qs }): IDataObject => ({ signatureRequestId: pathParams.id, version: qs.version ?? 'signed' }),
 		},
