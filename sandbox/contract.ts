@@ -10,6 +10,7 @@ import crmSettings from './contract/crmSettings.json';
 import deals from './contract/deals.json';
 import notes from './contract/notes.json';
 import pipelines from './contract/pipelines.json';
+import signatures from './contract/signatures.json';
 import tasks from './contract/tasks.json';
 
 export interface Schema {
@@ -95,6 +96,7 @@ const contract: Contract = [
 	tasks,
 	notes,
 	communications,
+	signatures,
 ].reduce<Contract>(
 	(whole, part: Part) => ({
 		...whole,

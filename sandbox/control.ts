@@ -3,6 +3,7 @@ import { addParent, ParentKind } from './crmParents';
 import { apiError } from './errors';
 import { NewFault } from './faults';
 import { RateLimitConfig } from './rateLimit';
+import { actAsSigner } from './groups/signatures';
 import { seed } from './seed';
 import { resetState, SandboxState } from './state';
 import { ApiKeyStatus, ApprovalKind, NewCalendarConnection, NewUser } from './store';
@@ -160,6 +161,13 @@ const routes: ControlRoute[] = [
 		status: 201,
 		body: object(['companyId', 'kind', 'name'], { companyId: uuid, kind: { type: 'string', enum: ['contact', 'deal', 'company'] }, name: text }),
 		run: (state, body) => addParent(state.store, found(state.store.companies, body.companyId, 'Company').id, body.kind as ParentKind, body.name as string),
+	},
+	{
+		// The signing page of a signer (signatures.ts): signs or declines, in the signers' order.
+		method: 'POST',
+		path: /^\/signatures\/([^/]+)\/(sign|decline)$/,
+		body: object(['email'], { email: { type: 'string', format: 'email' } }),
+		run: (state, body, [id, action]) => actAsSigner(state.store, id, body.email as string, action as 'sign' | 'decline'),
 	},
 	{
 		method: 'POST',

@@ -11,7 +11,19 @@ export interface Call {
 	store: Store;
 }
 
-/** Returns the response body; the status is the operation's success code in the contract. Throw `apiError` to fail. */
+/** An answer that is a file, not JSON: its bytes with their Content-Type and Content-Disposition. */
+export class FileReply {
+	constructor(
+		readonly data: Buffer,
+		readonly contentType: string,
+		readonly fileName: string,
+	) {}
+}
+
+/**
+ * Returns the response body (a FileReply for a file, a Promise of either for work that waits); the status is the
+ * operation's success code in the contract. Throw `apiError` to fail.
+ */
 export type Handler = (call: Call) => unknown;
 
 /** The handlers of one endpoint group, keyed by operationId. */

@@ -7,6 +7,7 @@ import { control, isControlPath } from './control';
 import { ApiError, apiError } from './errors';
 import { Fault } from './faults';
 import { handlers } from './groups';
+import { FileReply } from './handler';
 import { DEFAULT_RATE_LIMIT, RateLimitConfig } from './rateLimit';
 import { createState, LoggedRequest, SandboxState } from './state';
 import { validateRequest } from './validation';
@@ -50,7 +51,7 @@ async function serve(state: SandboxState, req: IncomingMessage, res: ServerRespo
 	const url = new URL(req.url ?? '/', 'http://127.0.0.1');
 	const method = req.method ?? 'GET';
 	const body = parseBody(req, await readBody(req));
-	if (isControlPath(url.pathname)) return send(res, answer(() => control(state, method, url.pathname, orThrow(body))));
+	if (isControlPath(url.pathname)) return send(res, await answer(() => control(state, method, url.pathname, orThrow(body))));
 	const entry: LoggedRequest = {
 		method,
 		path: url.pathname,
@@ -67,13 +68,13 @@ async function serve(state: SandboxState, req: IncomingMessage, res: ServerRespo
 		req.socket.destroy();
 		return;
 	}
-	const reply = fault?.status ? faultReply(fault, fault.status) : answer(() => callApi(state, req, url, orThrow(body)));
+	const reply = fault?.status ? faultReply(fault, fault.status) : await answer(() => callApi(state, req, url, orThrow(body)));
 	entry.status = reply.status;
 	send(res, reply);
 }
 
 /** The pipeline after logging and faults: route, authenticate, rate limit, validate, handle. */
-function callApi(state: SandboxState, req: IncomingMessage, url: URL, body: unknown): Reply {
+function callApi(state: SandboxState, req: IncomingMessage, url: URL, body: unknown): Reply | Promise<Reply> {
 	const method = req.method ?? 'GET';
 	const route = findRoute(method, url.pathname);
 	if (!route) throw apiError(404, `Cannot ${method} ${req.url}`);
@@ -81,12 +82,20 @@ function callApi(state: SandboxState, req: IncomingMessage, url: URL, body: unkn
 	state.limiter.take(actor.credentialId, state.clock.now());
 	const input = validateRequest(route.operation, url.searchParams, body);
 	const result = handlers[route.operation.operationId]({ actor, params: route.params, ...input, store: state.store });
-	return { status: route.status, body: result };
+	if (result instanceof Promise) return result.then((awaited: unknown) => replyOf(route.status, awaited));
+	return replyOf(route.status, result);
 }
 
-function answer(run: () => Reply): Reply {
+/** A handler's result as the reply: JSON, or a file's bytes with its headers. */
+function replyOf(status: number, result: unknown): Reply {
+	if (!(result instanceof FileReply)) return { status, body: result };
+	const disposition = `attachment; filename="${result.fileName.replace(/["\\]/g, '_')}"`;
+	return { status, body: result.data, headers: { 'Content-Type': result.contentType, 'Content-Disposition': disposition } };
+}
+
+async function answer(run: () => Reply | Promise<Reply>): Promise<Reply> {
 	try {
-		return run();
+		return await run();
 	} catch (error) {
 		if (error instanceof ApiError) return { status: error.status, body: error.body, headers: error.headers };
 		return { status: 500, body: { statusCode: 500, message: 'Internal server error' } };
@@ -125,6 +134,11 @@ function send(res: ServerResponse, reply: Reply): void {
 	if (reply.status === 204) {
 		res.writeHead(204, reply.headers);
 		res.end();
+		return;
+	}
+	if (Buffer.isBuffer(reply.body)) {
+		res.writeHead(reply.status, reply.headers);
+		res.end(reply.body);
 		return;
 	}
 	const headers = { 'Content-Type': 'application/json; charset=utf-8', ...reply.headers };

@@ -1,4 +1,5 @@
 import type {
+	IBinaryKeyData,
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
@@ -6,6 +7,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { FileAnswer, FileUpload } from './binary';
+import { downloadedItem, readUpload } from './binary';
 import { InputProblem, inputProblem, isEmpty, typedValue } from './inputChecks';
 import { inParallel, otherItemsReport, PARALLEL_READS, PARALLEL_WRITES } from './parallel';
 import { fetchMany } from './transport/pagination';
@@ -52,6 +55,12 @@ function setPath(target: IDataObject, path: string, value: unknown): void {
 function modeValidation(property: INodeProperties, mode: unknown): { regex: string; errorMessage: string } | undefined {
 	const rule = property.modes?.find((candidate) => candidate.name === mode)?.validation?.[0];
 	return rule && 'properties' in rule ? (rule.properties as { regex: string; errorMessage: string }) : undefined;
+}
+
+/** An output item of one input item: its JSON, and its binary data when the answer was a file. */
+interface Output {
+	json: IDataObject;
+	binary?: IBinaryKeyData;
 }
 
 /** Answers of lookups in one node run, by request and acting user. A failed lookup is not kept. */
@@ -159,6 +168,22 @@ class ItemRun {
 		return params;
 	}
 
+	/** The name of a binary property from its parameter (Input Binary Field, Put Output File in Field): required. */
+	private binaryProperty(param: string): string {
+		return String(this.value({ param, check: 'required' }) ?? '').trim();
+	}
+
+	/** The input item's file (binary.ts), checked, into the body: a problem stops the item naming the field. */
+	private async upload(body: IDataObject, upload: FileUpload): Promise<void> {
+		const property = this.binaryProperty(upload.param);
+		const file = await readUpload(this.ctx, this.itemIndex, upload, property).catch((error: Error) => error);
+		if (file instanceof InputProblem) this.refuse(`${this.label(upload.param)} ${file.message}`, upload.param);
+		if (file instanceof Error) throw asNodeError(this.ctx, file, this.itemIndex);
+		setPath(body, upload.content, file.base64);
+		if (upload.fileName) setPath(body, upload.fileName, file.fileName);
+		if (upload.contentType) setPath(body, upload.contentType, file.mimeType);
+	}
+
 	private async lookup(request: ApiRequest): Promise<unknown> {
 		const actingUser = this.ctx.getNodeParameter('actAsUser', this.itemIndex, '');
 		const key = JSON.stringify([request.path, request.pathParams, request.qs, actingUser]);
@@ -189,14 +214,26 @@ class ItemRun {
 			fail: (message, advice) => this.stop(message, advice),
 			send: async (request) => await apiRequest(this.ctx, this.itemIndex, request),
 		};
+		if (definition.upload) await this.upload((call.request.body ??= {}), definition.upload);
 		const problem = definition.check?.(call.request, call);
 		if (problem) this.refuse(problem);
 		await definition.prepare?.(call);
 		return call;
 	}
 
-	async run(definition: OperationDefinition): Promise<IDataObject[]> {
+	async run(definition: OperationDefinition): Promise<Output[]> {
 		const call = await this.prepared(definition);
+		if (definition.download) {
+			// The answer is a file: asked for as bytes, output as binary data under the property the user names.
+			const property = this.binaryProperty(definition.download.param);
+			const answer = (await apiRequest(this.ctx, this.itemIndex, { ...call.request, fileAccept: definition.download.accept })) as FileAnswer;
+			const request = { pathParams: call.request.pathParams ?? {}, qs: call.request.qs };
+			return [await downloadedItem(this.ctx, answer, definition.download, property, request, this.itemIndex)];
+		}
+		return (await this.answer(definition, call)).map((json) => ({ json }));
+	}
+
+	private async answer(definition: OperationDefinition, call: OperationCall): Promise<IDataObject[]> {
 		if (definition.perform) return await definition.perform(call);
 		if (definition.pagination) {
 			const limit = this.read('returnAll') === true ? undefined : (this.read('limit') as number);
@@ -265,7 +302,7 @@ export async function executeDefinitions(
 	const outcomes = await inParallel<Outcome>(count, limit, async (itemIndex) => {
 		try {
 			const results = await new ItemRun(ctx, itemIndex, shown, lookups).run(definition);
-			return { items: results.map((json) => ({ json, pairedItem: { item: itemIndex } })) };
+			return { items: results.map((result) => ({ ...result, pairedItem: { item: itemIndex } })) };
 		} catch (error) {
 			stopped = !continueOnFail;
 			return { error: asNodeError(ctx, error, itemIndex) };

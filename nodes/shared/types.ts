@@ -1,5 +1,6 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
+import type { FileDownload, FileUpload } from './binary';
 import type { InputCheck } from './inputChecks';
 import type { Pagination } from './transport/pagination';
 import type { ApiRequest } from './transport/request';
@@ -90,6 +91,10 @@ export interface OperationDefinition {
 	};
 	/** The endpoint's own limit (bulk calls: 3 per minute): the transport spaces its calls to stay under it. */
 	callsPerMinute?: number;
+	/** A file of the input item goes into the body (binary.ts): which parameter names it, where its base64 goes, what it may be. */
+	upload?: FileUpload;
+	/** The answer is a file (binary.ts): it becomes binary data of the output item, under the property a parameter names. */
+	download?: FileDownload;
 }
 
 export type ResourceDefinitions = Record<string, OperationDefinition>;

@@ -17,6 +17,7 @@ import { handoff } from './handoff';
 import { meetingTypes } from './meetingTypes';
 import { notes } from './notes';
 import { personalPage } from './personalPage';
+import { signatures } from './signatures';
 import { tasks } from './tasks';
 import { pipelines } from './pipelines';
 import { users } from './users';
@@ -44,4 +45,5 @@ export const handlers: Group = {
 	...crmSettings,
 	...contacts,
 	...dataFields,
+	...signatures,
 };

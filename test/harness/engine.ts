@@ -1,5 +1,7 @@
 import './env';
 
+import { readFileSync } from 'node:fs';
+
 import { Container } from '@n8n/di';
 import {
 	Cipher,
@@ -41,9 +43,20 @@ import { PACKAGE_DIR, PACKAGE_NAME } from './packageDir';
 export { PACKAGE_DIR, PACKAGE_NAME };
 export const NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatform`;
 export const CRM_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformCrm`;
+export const SIGNATURES_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformSignatures`;
 export const ITEMS_NODE_TYPE = 'harness.items';
 
-/** A fixture node that emits the items of its "items" parameter: input for multi-item runs. */
+/** A file to attach to an input item as binary data: read from `path`, as n8n's Read File node would. */
+export interface BinaryFile {
+	path: string;
+	fileName: string;
+	mimeType: string;
+}
+
+/**
+ * A fixture node that emits the items of its "items" parameter: input for multi-item runs. Its "binaries"
+ * parameter (one entry per item: binary property → file) attaches files through n8n's prepareBinaryData.
+ */
 class ItemsNode implements INodeType {
 	description = {
 		displayName: 'Items',
@@ -54,12 +67,27 @@ class ItemsNode implements INodeType {
 		defaults: { name: 'Items' },
 		inputs: ['main'],
 		outputs: ['main'],
-		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
+		properties: [
+			{ displayName: 'Items', name: 'items', type: 'json', default: '[]' },
+			{ displayName: 'Binaries', name: 'binaries', type: 'json', default: '[]' },
+		],
 	} as unknown as INodeType['description'];
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = JSON.parse(this.getNodeParameter('items', 0) as string) as IDataObject[];
-		return [items.map((json) => ({ json }))];
+		const binaries = JSON.parse(this.getNodeParameter('binaries', 0, '[]') as string) as Array<Record<string, BinaryFile>>;
+		const output: INodeExecutionData[] = [];
+		for (const [index, json] of items.entries()) {
+			const files = Object.entries(binaries[index] ?? {});
+			if (!files.length) {
+				output.push({ json });
+				continue;
+			}
+			const binary: INodeExecutionData['binary'] = {};
+			for (const [property, file] of files) binary[property] = await this.helpers.prepareBinaryData(readFileSync(file.path), file.fileName, file.mimeType);
+			output.push({ json, binary });
+		}
+		return [output];
 	}
 }
 

@@ -1,8 +1,9 @@
-import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeListSearchResult, INodePropertyOptions, IRun, ResourceMapperFields } from 'n8n-workflow';
+import type { IBinaryKeyData, ICredentialDataDecryptedObject, IDataObject, INode, INodeListSearchResult, INodePropertyOptions, IRun, ResourceMapperFields } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
-import { CRM_NODE_TYPE, ITEMS_NODE_TYPE, NODE_TYPE, getEngine, runLoader, runWorkflow } from './engine';
+import type { BinaryFile } from './engine';
+import { CRM_NODE_TYPE, ITEMS_NODE_TYPE, NODE_TYPE, SIGNATURES_NODE_TYPE, getEngine, runLoader, runWorkflow } from './engine';
 
 /**
  * A test world: a sandbox API server on loopback with seeded data, credentials stored the way n8n
@@ -25,6 +26,8 @@ export interface LoggedRequest {
 
 export interface NodeRun {
 	items: IDataObject[];
+	/** The binary data of each output item ({} when it has none). */
+	binaries: IBinaryKeyData[];
 	paired: number[];
 	/** Items of the error output (Continue On Fail "using error output"), with the inputs they pair with. */
 	errorItems: IDataObject[];
@@ -42,6 +45,15 @@ const secrets = new Set<string>();
 
 /** The resources of the CRM node. */
 const CRM_RESOURCES = ['contact', 'dataField', 'company', 'deal', 'pipeline', 'task', 'note', 'communication'];
+
+/** The resources of the Signatures node. */
+const SIGNATURES_RESOURCES = ['signatureRequest'];
+
+/** The node type of a resource: the CRM or Signatures node for theirs, else the scheduling node (resource names do not overlap). */
+function nodeTypeOf(resource: unknown): string {
+	if (CRM_RESOURCES.includes(String(resource))) return CRM_NODE_TYPE;
+	return SIGNATURES_RESOURCES.includes(String(resource)) ? SIGNATURES_NODE_TYPE : NODE_TYPE;
+}
 
 function serialise(value: unknown): string {
 	return JSON.stringify(value, (_key, v: unknown) => {
@@ -254,7 +266,7 @@ export class World {
 		return { outputs, error: error && errorOf(error) };
 	}
 
-	/** The node under test is the CRM node for its resources, else the scheduling node (resource names do not overlap). */
+	/** The node under test: the CRM or Signatures node for their resources, else the scheduling node (nodeTypeOf). */
 	private async nodeWith(parameters: IDataObject, credential: CredentialRef): Promise<INode> {
 		const engine = await getEngine();
 		const credentialId = `cred-${++this.credentialCounter}`;
@@ -263,7 +275,7 @@ export class World {
 		return {
 			id: 'node-under-test',
 			name: 'Scheduling Platform',
-			type: CRM_RESOURCES.includes(String(parameters.resource)) ? CRM_NODE_TYPE : NODE_TYPE,
+			type: nodeTypeOf(parameters.resource),
 			typeVersion: 1,
 			position: [200, 0],
 			parameters: { authentication, ...parameters } as INode['parameters'],
@@ -302,13 +314,13 @@ export class World {
 	async runNode(
 		parameters: IDataObject,
 		credential: CredentialRef,
-		options: { input?: IDataObject[]; continueOnFail?: boolean | 'errorOutput'; timezone?: string } = {},
+		options: { input?: IDataObject[]; binaries?: Array<Record<string, BinaryFile>>; continueOnFail?: boolean | 'errorOutput'; timezone?: string } = {},
 	): Promise<NodeRun> {
 		const node = await this.nodeWith(parameters, credential);
 		const onError = { true: 'continueRegularOutput', false: 'stopWorkflow', errorOutput: 'continueErrorOutput' } as const;
 		node.onError = onError[String(options.continueOnFail ?? false) as keyof typeof onError];
 		const run = await runWorkflow({
-			nodes: [itemsNode(options.input), node],
+			nodes: [itemsNode(options.input, options.binaries), node],
 			connections: { Items: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
 			timezone: options.timezone,
 		});
@@ -319,6 +331,7 @@ export class World {
 		const pairs = (items: typeof out) => items.map((item) => (item.pairedItem as { item: number }).item);
 		return {
 			items: out.map((item) => item.json),
+			binaries: out.map((item) => item.binary ?? {}),
 			paired: pairs(out),
 			errorItems: failed.map((item) => item.json),
 			errorPaired: pairs(failed),
@@ -328,9 +341,9 @@ export class World {
 	}
 }
 
-/** The Items node that starts a test workflow, feeding `input` (one empty item by default). */
-function itemsNode(input: IDataObject[] = [{}]): INode {
-	return { id: 'items', name: 'Items', type: ITEMS_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(input) } };
+/** The Items node that starts a test workflow, feeding `input` (one empty item by default) and the files of `binaries`. */
+function itemsNode(input: IDataObject[] = [{}], binaries: Array<Record<string, BinaryFile>> = []): INode {
+	return { id: 'items', name: 'Items', type: ITEMS_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(input), binaries: JSON.stringify(binaries) } };
 }
 
 /** The parts of an execution error that tests compare. */

@@ -45,6 +45,11 @@ export interface ApiRequest {
 	actAs?: string;
 	/** The endpoint's own limit of calls per minute (bulk import and delete), waited for before sending. */
 	callsPerMinute?: number;
+	/**
+	 * The answer is a file: asked for with this Accept header and read as bytes (n8n's `encoding: 'arraybuffer'`),
+	 * returned as { data: Buffer, headers } (binary.ts FileAnswer). An error answer is still read as JSON.
+	 */
+	fileAccept?: string;
 }
 
 export const CREDENTIAL_TYPES = {
@@ -241,6 +246,11 @@ export async function apiRequest(ctx: ApiContext, itemIndex: number, request: Ap
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
 	};
+	if (request.fileAccept) {
+		// As bytes: n8n hands `encoding` to axios as its responseType (1.x and 2.x), so the file is never a string.
+		headers.Accept = request.fileAccept;
+		options = { ...options, json: false, encoding: 'arraybuffer' };
+	}
 	const isRead = request.method === 'GET';
 	if (request.callsPerMinute) await takeEndpointCall(bucketKey(auth.bucket, request.method, request.path), request.callsPerMinute);
 	let firstRateLimitAt: number | undefined;
@@ -258,6 +268,10 @@ export async function apiRequest(ctx: ApiContext, itemIndex: number, request: Ap
 			throw networkError(ctx.getNode(), code, !isRead && !NOT_SENT.includes(code), itemIndex);
 		}
 		const status = response.statusCode;
+		if (request.fileAccept) {
+			if (status >= 200 && status < 300) return { data: asBuffer(response.body), headers: response.headers ?? {} };
+			response = { ...response, body: errorBody(response.body) as IN8nHttpFullResponse['body'] };
+		}
 		if (status >= 300 && status < 400) {
 			if (++redirects > MAX_REDIRECTS) throw apiErrorFromResponse(ctx.getNode(), status, `More than ${MAX_REDIRECTS} redirects in a row`, itemIndex);
 			options = redirected(options, status, redirectTarget(ctx, auth, response, String(options.url), itemIndex));
@@ -285,5 +299,22 @@ export async function apiRequest(ctx: ApiContext, itemIndex: number, request: Ap
 			continue;
 		}
 		throw apiErrorFromResponse(ctx.getNode(), status, response.body, itemIndex, { secrets: auth.secrets });
+	}
+}
+
+function asBuffer(body: unknown): Buffer {
+	if (Buffer.isBuffer(body)) return body;
+	if (body instanceof ArrayBuffer) return Buffer.from(body);
+	if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+	return Buffer.from(typeof body === 'string' ? body : JSON.stringify(body ?? ''));
+}
+
+/** The error answer of a file request, read as bytes: its JSON (the API's ApiError) or its text. */
+function errorBody(body: unknown): unknown {
+	const text = asBuffer(body).toString('utf8');
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
 	}
 }

@@ -1,0 +1,269 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { MEGABYTE, PDF } from '../../shared/binary';
+import { dateTime } from '../../shared/dates';
+import { getManyFields } from '../../shared/getMany';
+import { InputProblem, inputProblem } from '../../shared/inputChecks';
+import type { Converter, ResourceDefinitions } from '../../shared/types';
+import { signatureRequestLocator } from '../locators';
+
+/**
+ * Signature Request (api-reference §5 Signatures V4, designed): a PDF sent to 1–10 signers who sign in order.
+ * Create reads the PDF from the input item's binary property; Download Document writes the signed (or the
+ * original) PDF into a binary property of the output item. Both are the shared machinery's `upload` and
+ * `download` (nodes/shared/binary.ts): only the field names and the limits are here.
+ */
+
+const signaturePath = '/v4/signatures/{id}';
+const signatureId = { id: 'signatureRequestId' };
+
+/** The API's limits (api-reference §5). */
+export const MAX_SIGNERS = 10;
+export const MAX_DOCUMENT_BYTES = 10 * MEGABYTE;
+
+interface SignerInput {
+	name?: unknown;
+	email?: unknown;
+	order?: unknown;
+}
+
+/** Signer n (Name, email), to name it in a sentence. */
+function signerText(index: number, signer: SignerInput): string {
+	const who = String(signer.name ?? '').trim() || String(signer.email ?? '').trim();
+	return who ? `signer ${index + 1} (${who})` : `signer ${index + 1}`;
+}
+
+/**
+ * The Signers list as the API wants it, [{ name, email, order }]: 1 to 10 signers, each with a name, an email
+ * address and an order from 1 to 10 that no other signer has.
+ */
+const signersList: Converter = (value) => {
+	const rows = ((value as { signer?: SignerInput[] } | undefined)?.signer ?? []) as SignerInput[];
+	if (rows.length < 1 || rows.length > MAX_SIGNERS) {
+		throw new InputProblem(`must list 1 to ${MAX_SIGNERS} signers; ${rows.length === 1 ? 'it lists 1' : `it lists ${rows.length}`}`);
+	}
+	const byOrder = new Map<number, number>();
+	return rows.map((signer, index) => {
+		const name = String(signer.name ?? '').trim();
+		const email = String(signer.email ?? '').trim();
+		if (!name) throw new InputProblem(`must each have a Name; ${signerText(index, signer)} has none`);
+		if (!email) throw new InputProblem(`must each have an Email; ${signerText(index, signer)} has none`);
+		const emailProblem = inputProblem('email', email);
+		if (emailProblem) throw new InputProblem(`must each have a valid Email; the Email of ${signerText(index, signer)} ${emailProblem}`);
+		const order = typeof signer.order === 'string' && signer.order.trim() !== '' ? Number(signer.order) : signer.order;
+		if (typeof order !== 'number' || !Number.isInteger(order) || order < 1 || order > MAX_SIGNERS) {
+			throw new InputProblem(`must each have an Order from 1 to ${MAX_SIGNERS}; ${signerText(index, signer)} has ${JSON.stringify(signer.order ?? null)}`);
+		}
+		const before = byOrder.get(order);
+		if (before !== undefined) {
+			throw new InputProblem(`must each have their own Order; ${signerText(before, rows[before])} and ${signerText(index, signer)} both have ${order}`);
+		}
+		byOrder.set(order, index);
+		return { name, email, order };
+	});
+};
+
+export const signatureRequestOperations: ResourceDefinitions = {
+	cancel: {
+		method: 'POST',
+		path: `${signaturePath}/cancel`,
+		pathParams: signatureId,
+		body: { reason: 'reason' },
+	},
+	create: {
+		method: 'POST',
+		path: '/v4/signatures',
+		upload: {
+			param: 'binaryPropertyName',
+			content: 'document.content',
+			fileName: 'document.fileName',
+			contentType: 'document.contentType',
+			kind: PDF,
+			maxBytes: MAX_DOCUMENT_BYTES,
+			fallbackName: 'document.pdf',
+		},
+		body: {
+			title: { param: 'title', check: 'required' },
+			signers: { param: 'signers', convert: signersList },
+			message: 'additionalFields.message',
+			expiresAt: { param: 'additionalFields.expiresAt', convert: dateTime() },
+			contactId: 'additionalFields.contactId',
+		},
+	},
+	downloadDocument: {
+		method: 'GET',
+		path: `${signaturePath}/document`,
+		pathParams: signatureId,
+		query: { version: 'version' },
+		download: {
+			param: 'outputBinaryPropertyName',
+			accept: 'application/pdf, application/json',
+			mimeType: PDF.mimeType,
+			fallbackName: ({ pathParams, qs }) => `${pathParams.id}-${String(qs.version ?? 'signed')}.pdf`,
+			json: ({ pathParams, qs }): IDataObject => ({ signatureRequestId: pathParams.id, version: qs.version ?? 'signed' }),
+		},
+	},
+	get: { method: 'GET', path: signaturePath, pathParams: signatureId },
+	getAll: {
+		method: 'GET',
+		path: '/v4/signatures',
+		query: { status: 'filters.status', contactId: 'filters.contactId' },
+		pagination: { style: 'offset', itemsKey: 'signatures' },
+	},
+	remind: { method: 'POST', path: `${signaturePath}/remind`, pathParams: signatureId },
+};
+
+const show = (operation: string[]) => ({ show: { resource: ['signatureRequest'], operation } });
+
+const statusOptions = [
+	{ name: 'Cancelled', value: 'cancelled' },
+	{ name: 'Completed', value: 'completed' },
+	{ name: 'Declined', value: 'declined' },
+	{ name: 'Expired', value: 'expired' },
+	{ name: 'Pending', value: 'pending' },
+];
+
+export const signatureRequestProperties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['signatureRequest'] } },
+		options: [
+			{ name: 'Cancel', value: 'cancel', description: 'Withdraw a pending signature request', action: 'Cancel a signature request' },
+			{ name: 'Create', value: 'create', description: 'Send a PDF from an input binary field to signers', action: 'Create a signature request' },
+			{
+				name: 'Download Document',
+				value: 'downloadDocument',
+				description: 'Download the signed or the original PDF into a binary field',
+				action: 'Download the document of a signature request',
+			},
+			{ name: 'Get', value: 'get', description: 'Get a signature request and the state of its signers', action: 'Get a signature request' },
+			{ name: 'Get Many', value: 'getAll', description: 'List signature requests', action: 'Get many signature requests' },
+			{ name: 'Send Reminder', value: 'remind', description: 'Remind the signers who have not signed yet', action: 'Send a reminder for a signature request' },
+		],
+		default: 'create',
+	},
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		displayOptions: show(['create']),
+		hint: 'The name of the input binary field containing the PDF to be signed',
+		description: `The binary field of the input item that holds the PDF (at most ${MAX_DOCUMENT_BYTES / MEGABYTE} MB)`,
+	},
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Service agreement',
+		displayOptions: show(['create']),
+		description: 'The title the signers see',
+	},
+	{
+		displayName: 'Signers',
+		name: 'signers',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Signer',
+		default: {},
+		displayOptions: show(['create']),
+		description: `Who signs, in which order (1 to ${MAX_SIGNERS} signers, each with their own order: 1 signs first)`,
+		options: [
+			{
+				displayName: 'Signer',
+				name: 'signer',
+				values: [
+					{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. Jane Doe', description: 'The signer\'s full name' },
+					{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '', description: 'Where the signer gets the request' },
+					{
+						displayName: 'Order',
+						name: 'order',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: MAX_SIGNERS, numberPrecision: 0 },
+						default: 1,
+						description: 'When the signer signs: 1 first, then 2, and so on',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['create']),
+		options: [
+			{ displayName: 'Contact ID', name: 'contactId', type: 'string', default: '', placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f', description: 'The CRM contact the request belongs to' },
+			{
+				displayName: 'Expires At',
+				name: 'expiresAt',
+				type: 'dateTime',
+				default: '',
+				description: 'When the request expires if not everyone has signed. Without an offset, the time is read in the workflow\'s time zone.',
+			},
+			{ displayName: 'Message', name: 'message', type: 'string', typeOptions: { rows: 3 }, default: '', description: 'A note to the signers, sent with the request' },
+		],
+	},
+	{
+		displayName: 'Signature Request',
+		name: 'signatureRequestId',
+		type: 'resourceLocator',
+		required: true,
+		default: { mode: 'list', value: '' },
+		displayOptions: show(['cancel', 'downloadDocument', 'get', 'remind']),
+		description: 'The signature request to use',
+		...signatureRequestLocator,
+	},
+	{
+		displayName: 'Reason',
+		name: 'reason',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Terms changed',
+		displayOptions: show(['cancel']),
+		description: 'Why the request is withdrawn (the signers see it)',
+	},
+	{
+		displayName: 'Version',
+		name: 'version',
+		type: 'options',
+		options: [
+			{ name: 'Original', value: 'original', description: 'The PDF as it was sent' },
+			{ name: 'Signed', value: 'signed', description: 'The PDF with its signature page (only when every signer has signed)' },
+		],
+		default: 'signed',
+		displayOptions: show(['downloadDocument']),
+		description: 'Which PDF to download',
+	},
+	{
+		displayName: 'Put Output File in Field',
+		name: 'outputBinaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		displayOptions: show(['downloadDocument']),
+		hint: 'The name of the output binary field to put the PDF in',
+		description: 'The binary field of the output item that gets the PDF',
+	},
+	...getManyFields('signatureRequest'),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: show(['getAll']),
+		options: [
+			{ displayName: 'Contact ID', name: 'contactId', type: 'string', default: '', description: 'Only the requests of this CRM contact' },
+			{ displayName: 'Status', name: 'status', type: 'options', options: statusOptions, default: 'pending', description: 'Only the requests in this state' },
+		],
+	},
+];
