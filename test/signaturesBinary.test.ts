@@ -89,6 +89,12 @@ describe('Signatures: binary round trip and bad input', () => {
 				'Input Binary Field is "data": its file must be a PDF (application/pdf); its MIME type is text/plain',
 			],
 			[
+				'text sent as a generic download',
+				{},
+				{ data: fileOf(Buffer.from('Just some text'), 'notes.bin', 'application/octet-stream') },
+				'Input Binary Field is "data": its file must be a PDF (application/pdf); its MIME type is application/octet-stream',
+			],
+			[
 				'PNG named .pdf',
 				{},
 				{ data: fileOf(Buffer.from('\x89PNG\r\n\x1a\n0000', 'latin1'), 'scan.pdf') },
@@ -114,6 +120,15 @@ describe('Signatures: binary round trip and bad input', () => {
 			expect(error).toMatchObject({ name: 'NodeOperationError', message, description: 'Item 1: fix the value of "Input Binary Field" and run the node again.' });
 		}
 		expect(await world().requests()).toEqual([]);
+	});
+
+	test('A PDF whose MIME type says nothing (application/octet-stream, as many downloads give it) is sent as the PDF it is', async () => {
+		const pdf = await makePdf(1);
+		const { items, error } = await world().runNode(create(), world().pat(), { binaries: [{ data: fileOf(pdf, 'download.pdf', 'application/octet-stream') }] });
+		expect(error).toBeUndefined();
+		expect(items[0]).toMatchObject({ status: 'pending' });
+		const [post] = (await world().requests()).filter((request) => request.method === 'POST');
+		expect((post.body as IDataObject).document).toEqual({ fileName: 'download.pdf', contentType: 'application/pdf', content: pdf.toString('base64') });
 	});
 
 	test('Zero or eleven signers, a shared order and a wrong email are refused before sending, naming the field and the signer', async () => {

@@ -84,6 +84,19 @@ function binaryOf(ctx: IExecuteFunctions, itemIndex: number, property: string): 
 	}
 }
 
+/** MIME types that say nothing about the file (downloads often carry them): the bytes decide then. */
+const GENERIC_MIME_TYPES = ['', 'application/octet-stream', 'binary/octet-stream'];
+
+function checkKind(kind: FileKind, property: string, mimeType: string, buffer: Buffer): void {
+	const looksRight = buffer.subarray(0, kind.magic.length).equals(Buffer.from(kind.magic, 'latin1'));
+	if (mimeType !== kind.mimeType && !(GENERIC_MIME_TYPES.includes(mimeType) && looksRight)) {
+		throw new InputProblem(`is "${property}": its file must be a ${kind.name} (${kind.mimeType}); its MIME type is ${mimeType || 'not set'}`);
+	}
+	if (!looksRight) {
+		throw new InputProblem(`is "${property}": its file is marked ${kind.mimeType} but is not a ${kind.name} (it does not start with ${kind.magic})`);
+	}
+}
+
 /**
  * The file of the input item's binary property named `property`, checked. A problem is an InputProblem (the
  * executor names the field): no such property, too large, not the accepted kind.
@@ -104,12 +117,7 @@ export async function readUpload(
 		throw new InputProblem(`is "${property}": its file is ${sizeText(buffer.length)} (${buffer.length} bytes); the API takes files up to ${sizeText(maxBytes)}`);
 	}
 	const mimeType = String(binary.mimeType ?? '').split(';')[0].trim().toLowerCase();
-	if (kind && mimeType !== kind.mimeType) {
-		throw new InputProblem(`is "${property}": its file must be a ${kind.name} (${kind.mimeType}); its MIME type is ${mimeType || 'not set'}`);
-	}
-	if (kind && !buffer.subarray(0, kind.magic.length).equals(Buffer.from(kind.magic, 'latin1'))) {
-		throw new InputProblem(`is "${property}": its file is marked ${kind.mimeType} but is not a ${kind.name} (it does not start with ${kind.magic})`);
-	}
+	if (kind) checkKind(kind, property, mimeType, buffer);
 	const fileName = String(binary.fileName ?? '').trim() || upload.fallbackName || 'file';
 	return { fileName, mimeType: kind?.mimeType ?? (mimeType || 'application/octet-stream'), base64: buffer.toString('base64') };
 }
