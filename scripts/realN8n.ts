@@ -19,6 +19,7 @@ export const N8N_V1 = '1.123.16';
 export const N8N_V2 = '2.41.1';
 export const NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatform`;
 export const CRM_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformCrm`;
+export const SIGNATURES_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformSignatures`;
 
 export interface RealN8n {
 	version: string;

@@ -95,6 +95,7 @@ const EXAMPLES = [
 	{ id: 'spExampleBook001', lastNode: 'Book Slot', shows: 'booked', writes: ['POST /v4/booking'] },
 	{ id: 'spExampleSync001', lastNode: 'Create or Update Contacts', shows: 'created', writes: ['POST /crm', 'POST /crm', 'POST /crm'] },
 	{ id: 'spExampleHost001', lastNode: 'Booking Page Link', shows: /email=first\.client%40client\.example/, writes: ['POST /v4/user', 'POST /availability', 'POST /v4/meeting-type'] },
+	{ id: 'spExampleSign001', lastNode: 'Check Status', shows: 'pending', writes: ['POST /v4/signatures'] },
 ];
 
 test.each(EXAMPLES)('example workflow $id runs from the editor and shows its output', async ({ id, lastNode, shows, writes }) => {

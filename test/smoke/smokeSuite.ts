@@ -1,6 +1,11 @@
+import { readFileSync, writeFileSync } from 'fs';
+import type { IDataObject } from 'n8n-workflow';
+import { join } from 'path';
+
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
-import { CRM_NODE_TYPE, NODE_TYPE, importAll as importInto, n8n as n8nCli, newUserFolder, parseExecution, realN8n } from '../../scripts/realN8n';
+import { CRM_NODE_TYPE, NODE_TYPE, SIGNATURES_NODE_TYPE, filesFolder, importAll as importInto, n8n as n8nCli, newUserFolder, parseExecution, realN8n } from '../../scripts/realN8n';
+import { makePdf, pageCount } from '../harness/signatures';
 import type { RealN8n } from '../../scripts/realN8n';
 
 /**
@@ -197,5 +202,62 @@ export function smokeSuite(version: string): void {
 			writes: ['POST /crm', 'POST /crm'],
 		});
 		expect(await run()).toEqual({ outcomes: ['Grace@Example.com unchanged', 'alan@example.com unchanged'], writes: [] });
+	});
+
+	test(`n8n ${version} sends a PDF read from disk for signature and, once signed, writes the signed PDF to disk`, async () => {
+		const credentials = [
+			{ id: 'spPat0000000004', name: 'PAT', type: 'schedulingPlatformPatApi', data: { baseUrl: sandbox.url, token: seed.credentials.ownerPat } },
+		];
+		const pat = { schedulingPlatformPatApi: { id: 'spPat0000000004', name: 'PAT' } };
+		const files = filesFolder(userFolder);
+		const original = await makePdf(2, 'Smoke contract');
+		writeFileSync(join(files, 'contract.pdf'), original);
+		const trigger = { id: 'd1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+		const send = {
+			id: 'spSmokeSignSend1', name: 'Smoke signature send', active: false, settings: {},
+			connections: { Start: { main: [[{ node: 'Read Contract', type: 'main', index: 0 }]] }, 'Read Contract': { main: [[{ node: 'Send for Signature', type: 'main', index: 0 }]] } },
+			nodes: [
+				trigger,
+				{ id: 'd2', name: 'Read Contract', type: 'n8n-nodes-base.readWriteFile', typeVersion: 1, position: [200, 0], parameters: { fileSelector: join(files, 'contract.pdf'), options: {} } },
+				{
+					id: 'd3', name: 'Send for Signature', type: SIGNATURES_NODE_TYPE, typeVersion: 1, position: [400, 0], credentials: pat,
+					parameters: { resource: 'signatureRequest', operation: 'create', title: 'Smoke contract', signers: { signer: [{ name: 'Ana Lima', email: 'ana@example.com', order: 1 }] } },
+				},
+			],
+		};
+		await importAll(credentials, [send]);
+		await fetch(`${sandbox.url}/__sandbox/requests`, { method: 'DELETE' });
+		const sent = parseExecution(await n8n('execute', '--id=spSmokeSignSend1', '--rawOutput'));
+		expect(sent.data.resultData.error).toBeUndefined();
+		const request = sent.data.resultData.runData['Send for Signature'][0].data.main[0][0].json;
+		expect(request).toMatchObject({ title: 'Smoke contract', status: 'pending' });
+		const [post] = (await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as Array<{ method: string; path: string; body: { document: IDataObject } }>;
+		expect(`${post.method} ${post.path}`).toBe('POST /v4/signatures');
+		expect(post.body.document).toEqual({ fileName: 'contract.pdf', contentType: 'application/pdf', content: original.toString('base64') });
+
+		const signed = await fetch(`${sandbox.url}/__sandbox/signatures/${String(request.id)}/sign`, {
+			method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ana@example.com' }),
+		});
+		expect(signed.status).toBe(200);
+		const file = {
+			id: 'spSmokeSignFile1', name: 'Smoke signature file', active: false, settings: {},
+			connections: { Start: { main: [[{ node: 'Download Signed PDF', type: 'main', index: 0 }]] }, 'Download Signed PDF': { main: [[{ node: 'Write Signed PDF', type: 'main', index: 0 }]] } },
+			nodes: [
+				trigger,
+				{
+					id: 'd4', name: 'Download Signed PDF', type: SIGNATURES_NODE_TYPE, typeVersion: 1, position: [200, 0], credentials: pat,
+					parameters: { resource: 'signatureRequest', operation: 'downloadDocument', signatureRequestId: { __rl: true, mode: 'id', value: String(request.id) } },
+				},
+				{ id: 'd5', name: 'Write Signed PDF', type: 'n8n-nodes-base.readWriteFile', typeVersion: 1, position: [400, 0], parameters: { operation: 'write', fileName: join(files, 'contract-signed.pdf'), dataPropertyName: 'data', options: {} } },
+			],
+		};
+		await importAll([], [file]);
+		const filed = parseExecution(await n8n('execute', '--id=spSmokeSignFile1', '--rawOutput'));
+		expect(filed.data.resultData.error).toBeUndefined();
+		const binary = filed.data.resultData.runData['Download Signed PDF'][0].data.main[0][0].binary.data;
+		expect(binary).toMatchObject({ fileName: 'contract-signed.pdf', mimeType: 'application/pdf' });
+		const written = readFileSync(join(files, 'contract-signed.pdf'));
+		expect(written.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+		expect(await pageCount(written)).toBe(3);
 	});
 }
