@@ -8,6 +8,7 @@ import crmContact from './contract/crmContact.json';
 import crmCompanies from './contract/crmCompanies.json';
 import crmSettings from './contract/crmSettings.json';
 import deals from './contract/deals.json';
+import messenger from './contract/messenger.json';
 import notes from './contract/notes.json';
 import pipelines from './contract/pipelines.json';
 import tasks from './contract/tasks.json';
@@ -95,6 +96,7 @@ const contract: Contract = [
 	tasks,
 	notes,
 	communications,
+	messenger,
 ].reduce<Contract>(
 	(whole, part: Part) => ({
 		...whole,

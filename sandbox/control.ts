@@ -2,6 +2,7 @@ import { Schema } from './contract';
 import { addParent, ParentKind } from './crmParents';
 import { apiError } from './errors';
 import { NewFault } from './faults';
+import { deliverInbound } from './messenger';
 import { RateLimitConfig } from './rateLimit';
 import { seed } from './seed';
 import { resetState, SandboxState } from './state';
@@ -160,6 +161,18 @@ const routes: ControlRoute[] = [
 		status: 201,
 		body: object(['companyId', 'kind', 'name'], { companyId: uuid, kind: { type: 'string', enum: ['contact', 'deal', 'company'] }, name: text }),
 		run: (state, body) => addParent(state.store, found(state.store.companies, body.companyId, 'Company').id, body.kind as ParentKind, body.name as string),
+	},
+	{
+		method: 'POST',
+		path: /^\/messenger\/inbound$/,
+		status: 201,
+		body: object(['text'], { phone: { type: 'string', pattern: '^\\+[1-9]\\d{6,14}$' }, userId: text, text, contactName: text, companyId: uuid }),
+		run: (state, body) => {
+			if ((body.phone === undefined) === (body.userId === undefined)) throw apiError(400, 'Exactly one of phone or userId must be provided');
+			const companyId = body.companyId === undefined ? [...state.store.companies.keys()][0] : found(state.store.companies, body.companyId, 'Company').id;
+			if (!companyId) throw apiError(404, 'Company not found');
+			return deliverInbound(state.store, companyId, body as { phone?: string; userId?: string; text: string; contactName?: string });
+		},
 	},
 	{
 		method: 'POST',

@@ -15,6 +15,7 @@ import { contacts } from './contacts';
 import { dataFields } from './dataFields';
 import { handoff } from './handoff';
 import { meetingTypes } from './meetingTypes';
+import { messenger } from './messenger';
 import { notes } from './notes';
 import { personalPage } from './personalPage';
 import { tasks } from './tasks';
@@ -44,4 +45,5 @@ export const handlers: Group = {
 	...crmSettings,
 	...contacts,
 	...dataFields,
+	...messenger,
 };
