@@ -41,6 +41,7 @@ import { PACKAGE_DIR, PACKAGE_NAME } from './packageDir';
 export { PACKAGE_DIR, PACKAGE_NAME };
 export const NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatform`;
 export const CRM_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformCrm`;
+export const MESSENGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformMessenger`;
 export const ITEMS_NODE_TYPE = 'harness.items';
 
 /** A fixture node that emits the items of its "items" parameter: input for multi-item runs. */

@@ -2,7 +2,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeListSearc
 
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
-import { CRM_NODE_TYPE, ITEMS_NODE_TYPE, NODE_TYPE, getEngine, runLoader, runWorkflow } from './engine';
+import { CRM_NODE_TYPE, ITEMS_NODE_TYPE, MESSENGER_NODE_TYPE, NODE_TYPE, getEngine, runLoader, runWorkflow } from './engine';
 
 /**
  * A test world: a sandbox API server on loopback with seeded data, credentials stored the way n8n
@@ -42,6 +42,9 @@ const secrets = new Set<string>();
 
 /** The resources of the CRM node. */
 const CRM_RESOURCES = ['contact', 'dataField', 'company', 'deal', 'pipeline', 'task', 'note', 'communication'];
+
+/** The resources of the Messenger node. */
+const MESSENGER_RESOURCES = ['conversation', 'message', 'template'];
 
 function serialise(value: unknown): string {
 	return JSON.stringify(value, (_key, v: unknown) => {
@@ -254,7 +257,7 @@ export class World {
 		return { outputs, error: error && errorOf(error) };
 	}
 
-	/** The node under test is the CRM node for its resources, else the scheduling node (resource names do not overlap). */
+	/** The node under test is the CRM or Messenger node for their resources, else the scheduling node (resource names do not overlap). */
 	private async nodeWith(parameters: IDataObject, credential: CredentialRef): Promise<INode> {
 		const engine = await getEngine();
 		const credentialId = `cred-${++this.credentialCounter}`;
@@ -263,7 +266,7 @@ export class World {
 		return {
 			id: 'node-under-test',
 			name: 'Scheduling Platform',
-			type: CRM_RESOURCES.includes(String(parameters.resource)) ? CRM_NODE_TYPE : NODE_TYPE,
+			type: CRM_RESOURCES.includes(String(parameters.resource)) ? CRM_NODE_TYPE : MESSENGER_RESOURCES.includes(String(parameters.resource)) ? MESSENGER_NODE_TYPE : NODE_TYPE,
 			typeVersion: 1,
 			position: [200, 0],
 			parameters: { authentication, ...parameters } as INode['parameters'],
