@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { conversationOf, conversations, messagesOf } from './harness/messenger';
 import { byId, useWorld, wire } from './harness/world';
 
@@ -82,7 +84,7 @@ describe('Messenger Message → Send', () => {
 	});
 
 	test('Bad input is refused before sending: a phone not in E.164 form, an empty or missing template parameter, a template that is not approved', async () => {
-		const refused = async (parameters: object, input?: object[]) => {
+		const refused = async (parameters: object, input?: IDataObject[]) => {
 			const { error } = await world().runNode(send(parameters), world().pat(), input && { input });
 			return error?.message;
 		};
