@@ -62,6 +62,9 @@ describe('Messenger Conversation', () => {
 
 		const missing = await world().runNode({ resource: 'conversation', operation: 'get', conversationId: byId('no-such-conversation') }, world().pat());
 		expect(missing.error?.message).toBe('Conversation not found (HTTP 404)');
+		const outsider = await world().mintPat(world().seed.users.outsider.id);
+		const foreign = await world().runNode({ resource: 'conversation', operation: 'get', conversationId: byId(grace.id) }, world().pat(outsider.token));
+		expect(foreign.error?.message).toBe('Conversation not found (HTTP 404)');
 		const empty = await world().runNode({ resource: 'conversation', operation: 'get', conversationId: byId('={{ $json.id }}') }, world().pat(), { input: [{ id: '' }] });
 		expect(empty.error?.message).toBe('Conversation is required');
 	});
@@ -74,6 +77,12 @@ describe('Messenger Conversation', () => {
 		const one = await world().listSearch('searchConversations', { resource: 'conversation', operation: 'get' }, world().pat(), 'katherine');
 		expect(one.result).toEqual({ results: [{ name: 'Katherine Johnson (@katherine_j)', value: katherine.id }] });
 		expect((await world().requests()).map((request) => request.query)).toEqual(['limit=100&offset=0&sortBy=lastMessageAt&sortOrder=desc&search=katherine']);
+
+		// An API key with no acting user anywhere lists as the company owner, as every list of the package does.
+		const asOwner = await world().listSearch('searchConversations', { resource: 'conversation', operation: 'get' }, world().apiKey(), 'katherine');
+		expect(asOwner.result).toEqual(one.result);
+		const templates = await world().listSearch('searchTemplates', { resource: 'message', operation: 'send', type: 'template' }, world().apiKey());
+		expect(templates.result?.results).toHaveLength(4);
 	});
 
 	test('Update sets the status and replaces the labels; an empty Update is refused before sending', async () => {
