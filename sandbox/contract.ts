@@ -8,6 +8,7 @@ import crmContact from './contract/crmContact.json';
 import crmCompanies from './contract/crmCompanies.json';
 import crmSettings from './contract/crmSettings.json';
 import deals from './contract/deals.json';
+import messenger from './contract/messenger.json';
 import notes from './contract/notes.json';
 import pipelines from './contract/pipelines.json';
 import signatures from './contract/signatures.json';
@@ -97,6 +98,7 @@ const contract: Contract = [
 	notes,
 	communications,
 	signatures,
+	messenger,
 ].reduce<Contract>(
 	(whole, part: Part) => ({
 		...whole,

@@ -2,6 +2,7 @@ import { Schema } from './contract';
 import { addParent, ParentKind } from './crmParents';
 import { apiError } from './errors';
 import { NewFault } from './faults';
+import { deliverInbound } from './messenger';
 import { RateLimitConfig } from './rateLimit';
 import { actAsSigner } from './groups/signatures';
 import { seed } from './seed';
@@ -168,6 +169,18 @@ const routes: ControlRoute[] = [
 		path: /^\/signatures\/([^/]+)\/(sign|decline)$/,
 		body: object(['email'], { email: { type: 'string', format: 'email' } }),
 		run: (state, body, [id, action]) => actAsSigner(state.store, id, body.email as string, action as 'sign' | 'decline'),
+	},
+	{
+		method: 'POST',
+		path: /^\/messenger\/inbound$/,
+		status: 201,
+		body: object(['text'], { phone: { type: 'string', pattern: '^\\+[1-9]\\d{6,14}$' }, userId: text, text, contactName: text, companyId: uuid }),
+		run: (state, body) => {
+			if ((body.phone === undefined) === (body.userId === undefined)) throw apiError(400, 'Exactly one of phone or userId must be provided');
+			const companyId = body.companyId === undefined ? [...state.store.companies.keys()][0] : found(state.store.companies, body.companyId, 'Company').id;
+			if (!companyId) throw apiError(404, 'Company not found');
+			return deliverInbound(state.store, companyId, body as { phone?: string; userId?: string; text: string; contactName?: string });
+		},
 	},
 	{
 		method: 'POST',

@@ -1,3 +1,4 @@
+import { seedMessenger } from './messenger';
 import { resetState, SandboxState } from './state';
 import { Company, NewMeetingType, NewUser, Store, User } from './store';
 
@@ -8,7 +9,7 @@ export interface Seed {
 	credentials: { ownerPat: string; memberPat: string; apiKey: string };
 }
 
-/** Resets, then fills the sandbox with two companies, three users, their meeting types and credentials. */
+/** Resets, then fills the sandbox with two companies, three users, their meeting types and credentials, message templates and Acme's demo conversations. */
 export function seed(state: SandboxState): Seed {
 	resetState(state);
 	const { store } = state;
@@ -24,6 +25,8 @@ export function seed(state: SandboxState): Seed {
 	const outsider = demoUser(store, other, { email: 'olga@other.example', givenName: 'Olga', familyName: 'Outsider', timezone: 'Asia/Tokyo' }, [
 		{ name: 'Consultation', description: 'Paid consultation.', duration: 45, channel: 'jitsi' },
 	]);
+	seedMessenger(store, acme.id, true);
+	seedMessenger(store, other.id, false);
 	return {
 		url: state.url,
 		companies: { acme, other },

@@ -15,6 +15,7 @@ import { contacts } from './contacts';
 import { dataFields } from './dataFields';
 import { handoff } from './handoff';
 import { meetingTypes } from './meetingTypes';
+import { messenger } from './messenger';
 import { notes } from './notes';
 import { personalPage } from './personalPage';
 import { signatures } from './signatures';
@@ -46,4 +47,5 @@ export const handlers: Group = {
 	...contacts,
 	...dataFields,
 	...signatures,
+	...messenger,
 };

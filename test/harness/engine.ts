@@ -44,6 +44,7 @@ export { PACKAGE_DIR, PACKAGE_NAME };
 export const NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatform`;
 export const CRM_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformCrm`;
 export const SIGNATURES_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformSignatures`;
+export const MESSENGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformMessenger`;
 export const ITEMS_NODE_TYPE = 'harness.items';
 
 /** A file to attach to an input item as binary data: read from `path`, as n8n's Read File node would. */

@@ -3,7 +3,7 @@ import type { IBinaryKeyData, ICredentialDataDecryptedObject, IDataObject, INode
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
 import type { BinaryFile } from './engine';
-import { CRM_NODE_TYPE, ITEMS_NODE_TYPE, NODE_TYPE, SIGNATURES_NODE_TYPE, getEngine, runLoader, runWorkflow } from './engine';
+import { CRM_NODE_TYPE, ITEMS_NODE_TYPE, MESSENGER_NODE_TYPE, NODE_TYPE, SIGNATURES_NODE_TYPE, getEngine, runLoader, runWorkflow } from './engine';
 
 /**
  * A test world: a sandbox API server on loopback with seeded data, credentials stored the way n8n
@@ -46,13 +46,16 @@ const secrets = new Set<string>();
 /** The resources of the CRM node. */
 const CRM_RESOURCES = ['contact', 'dataField', 'company', 'deal', 'pipeline', 'task', 'note', 'communication'];
 
-/** The resources of the Signatures node. */
+/** The resources of the Messenger and Signatures nodes. */
+const MESSENGER_RESOURCES = ['conversation', 'message', 'template'];
 const SIGNATURES_RESOURCES = ['signatureRequest'];
 
-/** The node type of a resource: the CRM or Signatures node for theirs, else the scheduling node (resource names do not overlap). */
+/** The node type of a resource: the CRM, Messenger or Signatures node for theirs, else the scheduling node (resource names do not overlap). */
 function nodeTypeOf(resource: unknown): string {
-	if (CRM_RESOURCES.includes(String(resource))) return CRM_NODE_TYPE;
-	return SIGNATURES_RESOURCES.includes(String(resource)) ? SIGNATURES_NODE_TYPE : NODE_TYPE;
+	const name = String(resource);
+	if (CRM_RESOURCES.includes(name)) return CRM_NODE_TYPE;
+	if (MESSENGER_RESOURCES.includes(name)) return MESSENGER_NODE_TYPE;
+	return SIGNATURES_RESOURCES.includes(name) ? SIGNATURES_NODE_TYPE : NODE_TYPE;
 }
 
 function serialise(value: unknown): string {
@@ -266,7 +269,7 @@ export class World {
 		return { outputs, error: error && errorOf(error) };
 	}
 
-	/** The node under test: the CRM or Signatures node for their resources, else the scheduling node (nodeTypeOf). */
+	/** The node under test: the node of its resource (nodeTypeOf). */
 	private async nodeWith(parameters: IDataObject, credential: CredentialRef): Promise<INode> {
 		const engine = await getEngine();
 		const credentialId = `cred-${++this.credentialCounter}`;

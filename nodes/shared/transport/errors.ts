@@ -65,6 +65,12 @@ const SPECIFIC_FIXES: Array<[RegExp, string]> = [
 	[/Pipeline has deals/i, 'Move its deals to another pipeline with Deal → Update, or delete them, then delete the pipeline.'],
 	[/Too many bulk requests/i, 'The bulk endpoints allow 3 calls per minute per credential, and another workflow or n8n instance used them: run the bulk operations one at a time, or wait a minute.'],
 	[/Exactly one of .*(contactId|crmCompanyId)/i, 'Choose one Parent Type and pick exactly one record of it.'],
+	// Messenger
+	[/24-hour customer-service window is closed/i, 'The contact last wrote more than 24 hours ago, or never: only an approved template can be sent now. Set Type to Template and pick an approved template (Template → Get Many lists them), or set If the Window Is Closed to Send a Template Instead. The window opens again for 24 hours when the contact writes.'],
+	[/Exactly one of phone, userId or conversationId/i, 'Choose one Send To and fill only its field.'],
+	[/Template ".*" \(.*\) is not approved/i, 'Only approved templates can be sent: pick one from the Template list, or wait for the approval (Template → Get Many shows each status).'],
+	[/Template ".*" \(.*\) expects \d+ parameters?/i, 'Give one Template Parameters value per placeholder ({{1}}, {{2}}, ...) of the template, in order: Template → Get Many shows its text and parameterCount.'],
+	[/Template ".*" \(.*\) does not exist/i, 'Pick the template from the Template list, or check its name and language with Template → Get Many.'],
 ];
 
 /** HTTP status texts: a body that says only this gives no reason of its own. */

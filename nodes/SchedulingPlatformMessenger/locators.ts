@@ -1,0 +1,29 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { locator } from '../shared/locators';
+
+/** Resource locators of the Messenger node (their loaders in listSearch.ts). */
+
+export const conversationLocator = locator('searchConversations', 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f');
+
+/** A template is named by its name and language, joined by a colon (`lead_welcome:en`): one name exists in several languages. */
+export const templateLocator: Pick<INodeProperties, 'modes'> = {
+	modes: [
+		{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchTemplates', searchable: true } },
+		{
+			displayName: 'By Name',
+			name: 'name',
+			type: 'string',
+			placeholder: 'e.g. lead_welcome:en',
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: '^([^:\\s]+:[^:\\s]+)?$',
+						errorMessage: 'Template must be the template\'s name and language joined by a colon, such as lead_welcome:en',
+					},
+				},
+			],
+		},
+	],
+};
