@@ -73,6 +73,12 @@ beforeAll(async () => {
 	page.setDefaultTimeout(30_000);
 	// The editor asks n8n's servers about community packages and more: nothing leaves this machine.
 	await page.route(/^https?:\/\/(?!localhost[:/]|127\.0\.0\.1[:/])/, (route) => route.abort());
+	// Log in as a person would, with the login npm start prints; every test starts from this session.
+	await page.goto(`${demo.editorUrl}/signin`);
+	await page.getByTestId('emailOrLdapLoginId').locator('input').fill(LOGIN.email);
+	await page.getByTestId('password').locator('input').fill(LOGIN.password);
+	await page.getByTestId('form-submit-button').click();
+	await page.waitForURL(/\/home\//);
 });
 
 afterAll(async () => {
@@ -80,12 +86,8 @@ afterAll(async () => {
 	await demo?.stop();
 });
 
-test('logs in with the login npm start prints', async () => {
-	await page.goto(`${demo.editorUrl}/signin`);
-	await page.getByTestId('emailOrLdapLoginId').locator('input').fill(LOGIN.email);
-	await page.getByTestId('password').locator('input').fill(LOGIN.password);
-	await page.getByTestId('form-submit-button').click();
-	await page.waitForURL(/\/home\//);
+test('the login npm start prints opens the overview with every example workflow', async () => {
+	await page.goto(`${demo.editorUrl}/home/workflows`);
 	for (const workflow of exampleWorkflows()) await page.getByTestId('workflow-card-name').getByText(workflow.name, { exact: true }).waitFor();
 	await shot('01-overview');
 });
@@ -95,6 +97,7 @@ const EXAMPLES = [
 	{ id: 'spExampleBook001', lastNode: 'Book Slot', shows: 'booked', writes: ['POST /v4/booking'] },
 	{ id: 'spExampleSync001', lastNode: 'Create or Update Contacts', shows: 'created', writes: ['POST /crm', 'POST /crm', 'POST /crm'] },
 	{ id: 'spExampleHost001', lastNode: 'Booking Page Link', shows: /email=first\.client%40client\.example/, writes: ['POST /v4/user', 'POST /availability', 'POST /v4/meeting-type'] },
+	{ id: 'spExampleReply01', lastNode: 'Send Welcome Template', shows: 'queued', writes: ['POST /v4/messenger/messages'] },
 	{ id: 'spExampleSign001', lastNode: 'Check Status', shows: 'pending', writes: ['POST /v4/signatures'] },
 ];
 
