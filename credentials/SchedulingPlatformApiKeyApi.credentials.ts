@@ -7,10 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import {
-	actingUserProblem,
-	apiKeyProblem,
-	baseUrlProblem,
-	rateLimitProblem,
+	credentialProblem,
 	rateLimitProperties,
 } from '../nodes/shared/transport/credentialChecks';
 
@@ -57,11 +54,7 @@ export class SchedulingPlatformApiKeyApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> => {
-		const problem =
-			baseUrlProblem(credentials.baseUrl) ??
-			apiKeyProblem(credentials.apiKey) ??
-			actingUserProblem(credentials.actingUserId, 'Default Acting User ID') ??
-			rateLimitProblem(credentials);
+		const problem = credentialProblem(credentials, true);
 		if (problem) throw new Error(problem);
 		const headers: IDataObject = { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.apiKey).trim()}` };
 		const defaultActingUser = String(credentials.actingUserId ?? '').trim();

@@ -6,9 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import {
-	baseUrlProblem,
-	personalAccessTokenProblem,
-	rateLimitProblem,
+	credentialProblem,
 	rateLimitProperties,
 } from '../nodes/shared/transport/credentialChecks';
 
@@ -47,7 +45,7 @@ export class SchedulingPlatformPatApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> => {
-		const problem = baseUrlProblem(credentials.baseUrl) ?? personalAccessTokenProblem(credentials.token) ?? rateLimitProblem(credentials);
+		const problem = credentialProblem(credentials, false);
 		if (problem) throw new Error(problem);
 		const headers = { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.token).trim()}` };
 		return { ...requestOptions, headers };

@@ -6,12 +6,8 @@ import type {
 } from 'n8n-workflow';
 
 import {
-	actingUserProblem,
-	apiKeyProblem,
-	baseUrlProblem,
+	credentialProblem,
 	normaliseBaseUrl,
-	personalAccessTokenProblem,
-	rateLimitProblem,
 } from './transport/credentialChecks';
 import { apiReasons, howToFix, masked, sentence } from './transport/errors';
 
@@ -81,11 +77,7 @@ export async function testSchedulingPlatformCredential(
 	const data = credential.data ?? {};
 	const isApiKey = credential.type === 'schedulingPlatformApiKeyApi' || (credential.type !== 'schedulingPlatformPatApi' && 'apiKey' in data);
 	const secret = String((isApiKey ? data.apiKey : data.token) ?? '').trim();
-	const problem =
-		baseUrlProblem(data.baseUrl) ??
-		(isApiKey ? apiKeyProblem(secret) : personalAccessTokenProblem(secret)) ??
-		(isApiKey ? actingUserProblem(data.actingUserId, 'Default Acting User ID') : undefined) ??
-		rateLimitProblem(data);
+	const problem = credentialProblem(data, isApiKey);
 	if (problem) return { status: 'Error', message: sentence(problem) };
 
 	const baseUrl = normaliseBaseUrl(data.baseUrl);

@@ -97,6 +97,20 @@ export function rateLimitProblem(credentials: Record<string, unknown>): string |
 	return field && `${rateProperty(field).displayName} must be a whole number of at least 1 (the API allows ${String(perMinute)} requests per minute with bursts of ${String(burst)})`;
 }
 
+/**
+ * The first problem of a credential's form, field by field as the form shows them (Base URL, the token or API key,
+ * the Default Acting User ID of an API key, the rate fields); undefined when the form is fine. The credential
+ * classes, the transport and the credential test all check a credential with this.
+ */
+export function credentialProblem(credentials: Record<string, unknown>, isApiKey: boolean): string | undefined {
+	return (
+		baseUrlProblem(credentials.baseUrl) ??
+		(isApiKey ? apiKeyProblem(credentials.apiKey) : personalAccessTokenProblem(credentials.token)) ??
+		(isApiKey ? actingUserProblem(credentials.actingUserId, 'Default Acting User ID') : undefined) ??
+		rateLimitProblem(credentials)
+	);
+}
+
 export function rateLimitOf(credentials: Record<string, unknown>): { perMinute: number; burst: number } {
 	return { perMinute: rateField(credentials, 'requestsPerMinute'), burst: rateField(credentials, 'burst') };
 }

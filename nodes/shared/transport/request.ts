@@ -13,12 +13,9 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
 	actingUserProblem,
-	apiKeyProblem,
-	baseUrlProblem,
+	credentialProblem,
 	normaliseBaseUrl,
-	personalAccessTokenProblem,
 	rateLimitOf,
-	rateLimitProblem,
 } from './credentialChecks';
 import { apiErrorFromResponse, apiWords, networkError, redirectError } from './errors';
 import type { RateLimit } from './rateLimiter';
@@ -118,11 +115,7 @@ async function resolveAuth(ctx: ApiContext, itemIndex: number, request: ApiReque
 	const credentialType = isApiKey ? CREDENTIAL_TYPES.apiKey : CREDENTIAL_TYPES.personalAccessToken;
 	const credentials = await credentialsFor(ctx, credentialType, itemIndex);
 	const secret = isApiKey ? credentials.apiKey : credentials.token;
-	const problem =
-		baseUrlProblem(credentials.baseUrl) ??
-		(isApiKey ? apiKeyProblem(secret) : personalAccessTokenProblem(secret)) ??
-		(isApiKey ? actingUserProblem(credentials.actingUserId, 'Default Acting User ID') : undefined) ??
-		rateLimitProblem(credentials);
+	const problem = credentialProblem(credentials, isApiKey);
 	if (problem) fail(ctx, 'The credential is not in the expected form', itemIndex, problem);
 
 	let actingUser = '';
