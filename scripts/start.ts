@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
+import { setTimeout as sleep } from 'timers/promises';
 
 import { startSandbox } from '../sandbox/server';
 import type { Sandbox } from '../sandbox/server';
@@ -75,10 +76,6 @@ async function importExamples(host: RealN8n, userFolder: string, credentials: De
 	const fresh = exampleWorkflows().filter((workflow) => !done.includes(workflow.id));
 	await importAll(host, userFolder, credentials, fresh);
 	writeFileSync(record, JSON.stringify([...done, ...fresh.map((workflow) => workflow.id)]));
-}
-
-async function sleep(ms: number): Promise<void> {
-	await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Waits until n8n's REST API answers (it answers after /healthz), or fails with the end of n8n's output if it exits. */

@@ -60,6 +60,26 @@ async function closeNode(): Promise<void> {
 	await page.getByTestId('ndv').waitFor({ state: 'hidden' });
 }
 
+/** Opens the node creator on an empty canvas and types a search. */
+async function searchNodes(text: string): Promise<Locator> {
+	await page.goto(`${demo.editorUrl}/workflow/new`);
+	await page.getByTestId('canvas-plus-button').click();
+	await page.getByTestId('node-creator').waitFor();
+	await page.keyboard.type(text);
+	return page.getByTestId('node-creator');
+}
+
+/** From an empty canvas as a person does it: search the node, pick one of its actions, choose the credential. */
+async function addSchedulingAction(action: string, credentialId: string, actionsShot?: string): Promise<void> {
+	await searchNodes('scheduling');
+	await page.getByTestId('node-creator-item-name').getByText('Scheduling Platform', { exact: true }).click();
+	if (actionsShot) await shot(actionsShot);
+	await page.getByText(action, { exact: true }).click();
+	await page.getByTestId('ndv').waitFor();
+	await page.getByTestId('node-credentials-select').click();
+	await page.getByTestId(`node-credentials-select-item-${credentialId}`).click();
+}
+
 beforeAll(async () => {
 	mkdirSync(SCREENSHOTS, { recursive: true });
 	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-editor-'));
@@ -124,17 +144,7 @@ test('a booking from an empty canvas: search the node, pick the credential, choo
 	const slots = (await ownerApi(`/v4/booking-availability?${query}`)) as { dates: Array<{ spots: Array<{ startTime: string }> }> };
 	const slotStart = new Date(slots.dates[0].spots[0].startTime).toISOString();
 
-	await page.goto(`${demo.editorUrl}/workflow/new`);
-	await page.getByTestId('canvas-plus-button').click();
-	await page.getByTestId('node-creator').waitFor();
-	await page.keyboard.type('scheduling');
-	await page.getByTestId('node-creator-item-name').getByText('Scheduling Platform', { exact: true }).click();
-	await shot('04-node-actions');
-	await page.getByText('Create a booking', { exact: true }).click();
-	await page.getByTestId('ndv').waitFor();
-
-	await page.getByTestId('node-credentials-select').click();
-	await page.getByTestId('node-credentials-select-item-spDemoOwnerPat01').click();
+	await addSchedulingAction('Create a booking', 'spDemoOwnerPat01', '04-node-actions');
 	await page.getByTestId('resource-locator-meetingTypeId').getByTestId('rlc-input').click();
 	await page.getByText('Product Demo', { exact: true }).click();
 	// The date field shows the time in n8n's time zone (UTC here), without the zone.
@@ -239,14 +249,7 @@ test('with an API key that has no acting user, the Meeting Type list loads as th
 	expect(created.ok()).toBe(true);
 	const { id } = ((await created.json()) as { data: { id: string } }).data;
 
-	await page.goto(`${demo.editorUrl}/workflow/new`);
-	await page.getByTestId('canvas-plus-button').click();
-	await page.getByTestId('node-creator').waitFor();
-	await page.keyboard.type('scheduling');
-	await page.getByTestId('node-creator-item-name').getByText('Scheduling Platform', { exact: true }).click();
-	await page.getByText('Create a booking', { exact: true }).click();
-	await page.getByTestId('node-credentials-select').click();
-	await page.getByTestId(`node-credentials-select-item-${id}`).click();
+	await addSchedulingAction('Create a booking', id);
 	await clearRequests();
 	await page.getByTestId('resource-locator-meetingTypeId').getByTestId('rlc-input').click();
 	await page.getByText('Product Demo', { exact: true }).waitFor();
@@ -259,15 +262,6 @@ test('with an API key that has no acting user, the Meeting Type list loads as th
 	await page.keyboard.press('Escape');
 	await closeNode();
 });
-
-/** Opens the node creator on an empty canvas and types a search. */
-async function searchNodes(text: string): Promise<Locator> {
-	await page.goto(`${demo.editorUrl}/workflow/new`);
-	await page.getByTestId('canvas-plus-button').click();
-	await page.getByTestId('node-creator').waitFor();
-	await page.keyboard.type(text);
-	return page.getByTestId('node-creator');
-}
 
 // n8n's search is fuzzy: "crm" also matches the letters of "sCheduling platfoRM", below the node it names.
 test('the node search offers each node for what it does: "crm" the CRM node first, "booking" the scheduling node, "invoice" neither', async () => {
@@ -284,11 +278,7 @@ test('the node search offers each node for what it does: "crm" the CRM node firs
 });
 
 test('a list that fails shows its fix in the popup: a member\'s token cannot list users', async () => {
-	await searchNodes('scheduling');
-	await page.getByTestId('node-creator-item-name').getByText('Scheduling Platform', { exact: true }).click();
-	await page.getByText('Get a user', { exact: true }).click();
-	await page.getByTestId('node-credentials-select').click();
-	await page.getByTestId('node-credentials-select-item-spDemoMemberPat1').click();
+	await addSchedulingAction('Get a user', 'spDemoMemberPat1');
 	await page.getByTestId('resource-locator-userId').getByTestId('rlc-input').click();
 	const popupText = page.getByText(/Forbidden resource \(HTTP 403\)\. Only admins may do this/);
 	await popupText.waitFor();
