@@ -1,5 +1,5 @@
 import { Schema } from './contract';
-import { addParent, ParentKind } from './crmParents';
+import { addContacts, addParent, ParentKind } from './crmParents';
 import { apiError } from './errors';
 import { NewFault } from './faults';
 import { deliverInbound } from './messenger';
@@ -164,6 +164,18 @@ const routes: ControlRoute[] = [
 		run: (state, body) => addParent(state.store, found(state.store.companies, body.companyId, 'Company').id, body.kind as ParentKind, body.name as string),
 	},
 	{
+		// Contacts as another channel (an import, a booking page) leaves them, createdAt given: a createdAt before the
+		// clock is a record that becomes visible late (replication lag), as the trigger must expect (api-reference §8).
+		method: 'POST',
+		path: /^\/crm-contacts$/,
+		status: 201,
+		body: object(['companyId', 'contacts'], {
+			companyId: uuid,
+			contacts: { type: 'array', items: object(['email'], { email: { type: 'string', format: 'email' }, createdAt: { type: 'string', format: 'date-time' } }) },
+		}),
+		run: (state, body) => ({ ids: addContacts(state.store, found(state.store.companies, body.companyId, 'Company').id, body.contacts as Array<{ email: string; createdAt?: string }>) }),
+	},
+	{
 		// The signing page of a signer (signatures.ts): signs or declines, in the signers' order.
 		method: 'POST',
 		path: /^\/signatures\/([^/]+)\/(sign|decline)$/,
@@ -205,6 +217,7 @@ const routes: ControlRoute[] = [
 			delayMs: atLeast(0),
 			drop: { type: 'boolean' },
 			times: atLeast(1),
+			after: atLeast(0),
 		}),
 		run: (state, body) => state.faults.add(body as unknown as NewFault),
 	},

@@ -59,3 +59,14 @@ export function addParent(store: Store, companyId: string, kind: ParentKind, nam
 	store.deals.set(base.id, { ...base, pipelineId, stageId: stage.id, isOpen: true, isWon: false, isLost: false, crmCompanyId: null, contactId: null });
 	return store.deals.get(base.id)!;
 }
+
+/** Contacts of a company, owned by its owner, each with its createdAt (default: the clock's now); their IDs in order. */
+export function addContacts(store: Store, companyId: string, contacts: Array<{ email: string; createdAt?: string }>): string[] {
+	const ownerId = store.companies.get(companyId)?.ownerId ?? '';
+	return contacts.map(({ email, createdAt }) => {
+		const { id } = contactForAttendee(store, companyId, ownerId, { email });
+		const contact = store.contacts.get(id)!;
+		if (createdAt) Object.assign(contact, { createdAt: new Date(createdAt).toISOString(), updatedAt: new Date(createdAt).toISOString() });
+		return id;
+	});
+}

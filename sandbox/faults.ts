@@ -13,6 +13,8 @@ export interface Fault {
 	delayMs: number;
 	drop: boolean;
 	times: number;
+	/** Matching requests let through before the fault applies (the second page of a list: 1). */
+	after: number;
 }
 
 export type NewFault = Partial<Omit<Fault, 'id' | 'path'>> & { path: string };
@@ -33,6 +35,7 @@ export class Faults {
 			delayMs: input.delayMs ?? 0,
 			drop: input.drop ?? false,
 			times: input.times ?? 1,
+			after: input.after ?? 0,
 		};
 		this.list.push(fault);
 		return fault;
@@ -45,6 +48,10 @@ export class Faults {
 	/** The first fault for this request, counting one use of it. */
 	take(method: string, path: string): Fault | undefined {
 		const fault = this.list.find((candidate) => (candidate.method ?? method) === method && matches(candidate.path, path));
+		if (fault && fault.after > 0) {
+			fault.after--;
+			return undefined;
+		}
 		if (fault && --fault.times === 0) this.list = this.list.filter((other) => other !== fault);
 		return fault;
 	}

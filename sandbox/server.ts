@@ -70,7 +70,8 @@ async function serve(state: SandboxState, req: IncomingMessage, res: ServerRespo
 	}
 	const reply = fault?.status ? faultReply(fault, fault.status) : await answer(() => callApi(state, req, url, orThrow(body)));
 	entry.status = reply.status;
-	send(res, reply);
+	// The API's own clock, as every HTTP server sends it (the trigger reads it; the control API can move it).
+	send(res, { ...reply, headers: { Date: new Date(state.clock.now()).toUTCString(), ...reply.headers } });
 }
 
 /** The pipeline after logging and faults: route, authenticate, rate limit, validate, handle. */

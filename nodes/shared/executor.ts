@@ -12,6 +12,7 @@ import { downloadedItem, readUpload } from './binary';
 import { InputProblem, inputProblem, isEmpty, typedValue } from './inputChecks';
 import { inParallel, otherItemsReport, PARALLEL_READS, PARALLEL_WRITES } from './parallel';
 import { fetchMany } from './transport/pagination';
+import { asNodeError } from './transport/errors';
 import type { ApiRequest } from './transport/request';
 import { apiRequest } from './transport/request';
 import type { InputReader, OperationCall, OperationDefinition, ParamSource, ResourceDefinitions } from './types';
@@ -245,11 +246,6 @@ class ItemRun {
 		if (definition.output) return definition.output(answer, call);
 		return (Array.isArray(answer) ? answer : [answer ?? {}]) as IDataObject[];
 	}
-}
-
-function asNodeError(ctx: IExecuteFunctions, error: Error, itemIndex: number): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(ctx.getNode(), error, { itemIndex });
 }
 
 /** An item's output, or the error that stopped it. */

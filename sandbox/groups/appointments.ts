@@ -14,7 +14,7 @@ interface ListQuery {
 	search?: string;
 	status?: 'upcoming' | 'past' | 'cancelled';
 	meetingTypeId?: string;
-	sortBy: 'appointment.start' | 'appointment.createdAt';
+	sortBy: 'appointment.start' | 'appointment.createdAt' | 'appointment.updatedAt';
 	sortDirection: 'ASC' | 'DESC';
 	userId?: string;
 }
@@ -149,7 +149,7 @@ function searchable(appointment: Appointment): string[] {
 }
 
 function byField(sortBy: ListQuery['sortBy'], direction: ListQuery['sortDirection']) {
-	const field = sortBy === 'appointment.createdAt' ? 'createdAt' : 'start';
+	const field = ({ 'appointment.createdAt': 'createdAt', 'appointment.updatedAt': 'updatedAt' } as const)[sortBy as string] ?? 'start';
 	const sign = direction === 'DESC' ? -1 : 1;
 	return (a: Appointment, b: Appointment) => sign * (Date.parse(a[field]) - Date.parse(b[field]));
 }

@@ -82,8 +82,10 @@ function assertOpen(deal: Deal): void {
 	if (!deal.isOpen) throw apiError(409, 'Deal is not open: reopen it first');
 }
 
+/** Won, lost or reopened: closedAt (designed, for the trigger's Deal Won / Deal Lost) is the moment of winning or losing, null while open. */
 function settle(call: Call, deal: Deal, changes: Partial<Deal>): Record<string, unknown> {
-	Object.assign(deal, changes, { updatedAt: call.store.clock.iso() });
+	const now = call.store.clock.iso();
+	Object.assign(deal, changes, { updatedAt: now, closedAt: changes.isOpen ? null : now });
 	return view(call, deal);
 }
 
@@ -145,6 +147,7 @@ export const deals: Group = {
 			isLost: false,
 			lostReason: null,
 			lostReasonNote: null,
+			closedAt: null,
 			crmCompanyId: (input.crmCompanyId as string | null | undefined) ?? null,
 			contactId: (input.contactId as string | null | undefined) ?? null,
 			ownerId: input.ownerId === undefined ? call.actor.user.id : (input.ownerId as string | null),

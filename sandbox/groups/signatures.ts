@@ -128,13 +128,25 @@ function create({ store, actor, body }: Call): SignatureRequest {
 	return request;
 }
 
+interface ListQuery {
+	status?: SignatureStatus;
+	contactId?: string;
+	sortBy?: 'createdAt' | 'completedAt';
+	sortOrder?: 'asc' | 'desc';
+	limit: number;
+	offset: number;
+}
+
 function list({ store, actor, query }: Call) {
-	const { status, contactId, limit, offset } = query as { status?: SignatureStatus; contactId?: string; limit: number; offset: number };
+	const { status, contactId, sortBy = 'createdAt', sortOrder = 'desc', limit, offset } = query as unknown as ListQuery;
+	const sign = sortOrder === 'asc' ? 1 : -1;
+	// Newest created first by default; a request without the sort field (completedAt null) comes last either way.
 	const matching = [...requestsOf(store).values()]
 		.filter((stored) => stored.companyId === actor.company.id)
 		.map((stored) => current(store, stored).request)
 		.filter((request) => (!status || request.status === status) && (!contactId || request.contactId === contactId))
-		.reverse();
+		.reverse()
+		.sort((a, b) => (a[sortBy] === null || b[sortBy] === null ? Number(a[sortBy] === null) - Number(b[sortBy] === null) : sign * String(a[sortBy]).localeCompare(String(b[sortBy]))));
 	const page = matching.slice(offset, offset + limit);
 	return { signatures: page, total: matching.length, count: page.length, offset };
 }

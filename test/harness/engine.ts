@@ -12,6 +12,8 @@ import {
 	InstanceSettings,
 	LoadOptionsContext,
 	PackageDirectoryLoader,
+	PollContext,
+	TriggersAndPollers,
 	WorkflowExecute,
 } from 'n8n-core';
 import type {
@@ -45,6 +47,7 @@ export const NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatform`;
 export const CRM_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformCrm`;
 export const SIGNATURES_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformSignatures`;
 export const MESSENGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformMessenger`;
+export const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformTrigger`;
 export const ITEMS_NODE_TYPE = 'harness.items';
 
 /** A file to attach to an input item as binary data: read from `path`, as n8n's Read File node would. */
@@ -235,9 +238,9 @@ export interface WorkflowSpec {
 
 let executionCounter = 0;
 
-function workflowOf(engine: Engine, spec: WorkflowSpec) {
+function workflowOf(engine: Engine, spec: WorkflowSpec, staticData: IDataObject = {}) {
 	const workflowData = { id: 'wf-test', name: 'Test', active: false, nodes: spec.nodes, connections: spec.connections ?? {}, settings: spec.timezone ? { timezone: spec.timezone } : {} };
-	const workflow = new Workflow({ ...workflowData, nodeTypes: engine.nodeTypes, staticData: {} });
+	const workflow = new Workflow({ ...workflowData, nodeTypes: engine.nodeTypes, staticData });
 	const hooks = new ExecutionLifecycleHooks('manual', String(++executionCounter), workflowData as never);
 	return { workflow, hooks };
 }
@@ -311,4 +314,41 @@ async function testByRequest(engine: Engine, type: string, data: ICredentialData
 	if (response.ok) return { status: 'OK', message: 'Connection tested successfully' };
 	const body = (await response.json()) as { message?: string };
 	return { status: 'Error', message: `${response.status}: ${String(body.message)}` };
+}
+
+/** One poll of a polling trigger, as n8n runs it, and what it left behind. */
+export interface PollOutcome {
+	/** The items the poll emitted; null when it returned null (n8n starts no execution). */
+	items: IDataObject[] | null;
+	error?: Error & { description?: string; httpCode?: string };
+	/** The node's static data after the poll (a copy, as n8n stores it between polls). */
+	staticData: IDataObject;
+	/** What the node wrote to n8n's log. */
+	logs: Array<{ level: string; message: string }>;
+}
+
+/**
+ * Polls a trigger node once with n8n-core's PollContext and TriggersAndPollers.runPollFunction (the poll function
+ * of n8n 2.x), starting from stored static data. Mode `trigger` is an active workflow's poll, `manual` the
+ * editor's Fetch Test Event; `budgetMs` is the budget n8n 2.x gives each poll (its default: 5 minutes).
+ */
+export async function runPoll(node: INode, staticData: IDataObject, options: { mode?: 'trigger' | 'manual'; budgetMs?: number } = {}): Promise<PollOutcome> {
+	const engine = await getEngine();
+	const key = `node:${node.name}`;
+	const { workflow, hooks } = workflowOf(engine, { nodes: [node] }, { [key]: JSON.parse(JSON.stringify(staticData)) as IDataObject });
+	const budget = options.budgetMs === undefined ? undefined : () => options.budgetMs!;
+	const context = new PollContext(workflow, node, additionalData(engine, hooks), options.mode ?? 'trigger', 'activate', () => {}, () => {}, undefined, undefined, undefined, budget);
+	const logger = context.logger as unknown as Record<'info' | 'warn' | 'error', (message: string) => void>;
+	const original = { info: logger.info, warn: logger.warn, error: logger.error };
+	const logs: PollOutcome['logs'] = [];
+	for (const level of ['info', 'warn', 'error'] as const) logger[level] = (message: string) => logs.push({ level, message });
+	const stored = () => JSON.parse(JSON.stringify(workflow.staticData[key] ?? {})) as IDataObject;
+	try {
+		const answer = await Container.get(TriggersAndPollers).runPollFunction(workflow, node, context);
+		return { items: answer === null ? null : answer[0].map((item) => item.json), staticData: stored(), logs };
+	} catch (error) {
+		return { items: null, error: error as PollOutcome['error'], staticData: stored(), logs };
+	} finally {
+		Object.assign(logger, original);
+	}
 }

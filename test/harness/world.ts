@@ -3,7 +3,8 @@ import type { IBinaryKeyData, ICredentialDataDecryptedObject, IDataObject, INode
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
 import type { BinaryFile } from './engine';
-import { CRM_NODE_TYPE, ITEMS_NODE_TYPE, MESSENGER_NODE_TYPE, NODE_TYPE, SIGNATURES_NODE_TYPE, getEngine, runLoader, runWorkflow } from './engine';
+import type { PollOutcome } from './engine';
+import { CRM_NODE_TYPE, ITEMS_NODE_TYPE, MESSENGER_NODE_TYPE, NODE_TYPE, SIGNATURES_NODE_TYPE, TRIGGER_NODE_TYPE, getEngine, runLoader, runPoll, runWorkflow } from './engine';
 
 /**
  * A test world: a sandbox API server on loopback with seeded data, credentials stored the way n8n
@@ -269,8 +270,19 @@ export class World {
 		return { outputs, error: error && errorOf(error) };
 	}
 
-	/** The node under test: the node of its resource (nodeTypeOf). */
-	private async nodeWith(parameters: IDataObject, credential: CredentialRef): Promise<INode> {
+	/**
+	 * Polls the Scheduling Platform Trigger once with these parameters, from the stored static data `state` ({}: never
+	 * polled), as an active workflow (mode trigger) or as Fetch Test Event (manual). Output and errors are scanned for secrets.
+	 */
+	async poll(parameters: IDataObject, credential: CredentialRef, options: { state?: IDataObject; mode?: 'trigger' | 'manual'; budgetMs?: number } = {}): Promise<PollOutcome> {
+		const node = await this.nodeWith(parameters, credential, TRIGGER_NODE_TYPE);
+		const outcome = await runPoll({ ...node, name: 'Scheduling Platform Trigger' }, options.state ?? {}, options);
+		assertNoSecret(serialise(outcome));
+		return outcome;
+	}
+
+	/** The node under test: the node of its resource (nodeTypeOf), or the given type. */
+	private async nodeWith(parameters: IDataObject, credential: CredentialRef, type = nodeTypeOf(parameters.resource)): Promise<INode> {
 		const engine = await getEngine();
 		const credentialId = `cred-${++this.credentialCounter}`;
 		await engine.credentialsHelper.save(credentialId, credential.type, credential.data);
@@ -278,7 +290,7 @@ export class World {
 		return {
 			id: 'node-under-test',
 			name: 'Scheduling Platform',
-			type: nodeTypeOf(parameters.resource),
+			type,
 			typeVersion: 1,
 			position: [200, 0],
 			parameters: { authentication, ...parameters } as INode['parameters'],

@@ -194,3 +194,9 @@ export function redirectError(node: INode, status: number, host: string, baseUrl
 		itemIndex,
 	});
 }
+
+/** Any error as n8n's: API and node errors as they are, anything else wrapped for the item. */
+export function asNodeError(ctx: { getNode(): INode }, error: Error, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error, { itemIndex });
+}

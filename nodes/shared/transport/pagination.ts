@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ApiContext, ApiRequest } from './request';
+import type { ApiContext, ApiRequest, FullAnswer } from './request';
 import { apiRequest } from './request';
 
 /**
@@ -35,7 +35,7 @@ interface Page {
 	body: IDataObject;
 }
 
-function pageQuery(style: PaginationStyle, index: number, size: number, cursor: unknown, cursorParam = 'cursor'): IDataObject {
+export function pageQuery(style: PaginationStyle, index: number, size: number, cursor: unknown, cursorParam = 'cursor'): IDataObject {
 	switch (style) {
 		case 'offset':
 			return { limit: size, offset: index };
@@ -59,11 +59,30 @@ function hasMore(style: PaginationStyle, page: Page, size: number, collected: nu
 	return total === undefined || collected < total;
 }
 
-async function fetchPage(ctx: ApiContext, itemIndex: number, request: ApiRequest, pagination: Pagination, qs: IDataObject): Promise<Page> {
-	const answer = await apiRequest(ctx, itemIndex, { ...request, qs: { ...request.qs, ...qs } });
+function pageOf(answer: unknown, pagination: Pagination): Page {
 	const body = (answer && typeof answer === 'object' ? answer : {}) as IDataObject;
 	const raw = pagination.pick ? pagination.pick(answer) : pagination.itemsKey ? body[pagination.itemsKey] : answer;
 	return { body, items: Array.isArray(raw) ? (raw as IDataObject[]) : [] };
+}
+
+async function fetchPage(ctx: ApiContext, itemIndex: number, request: ApiRequest, pagination: Pagination, qs: IDataObject): Promise<Page> {
+	return pageOf(await apiRequest(ctx, itemIndex, { ...request, qs: { ...request.qs, ...qs } }), pagination);
+}
+
+/** One page of a list by its position (page index, or offset for the offset style), with the answer's headers. */
+export async function readPage(
+	ctx: ApiContext,
+	request: ApiRequest,
+	pagination: Pagination,
+	position: number,
+	cursor?: unknown,
+): Promise<Page & { headers: IDataObject; more: boolean }> {
+	const size = pagination.maxPageSize ?? MAX_PAGE_SIZE;
+	const qs = { ...request.qs, ...pageQuery(pagination.style, position, size, cursor, pagination.cursorParam) };
+	const { body, headers } = (await apiRequest(ctx, 0, { ...request, qs, fullAnswer: true })) as FullAnswer;
+	const page = pageOf(body, pagination);
+	const collected = pagination.style === 'offset' ? position + page.items.length : (position + 1) * size;
+	return { ...page, headers, more: hasMore(pagination.style, page, size, collected, position) };
 }
 
 /** Fetches items until the limit (undefined: all) is reached or the API has no more. */

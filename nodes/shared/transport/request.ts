@@ -47,6 +47,14 @@ export interface ApiRequest {
 	 * returned as { data: Buffer, headers } (binary.ts FileAnswer). An error answer is still read as JSON.
 	 */
 	fileAccept?: string;
+	/** Returns { body, headers } instead of the body alone (the trigger reads the API's clock from the Date header). */
+	fullAnswer?: boolean;
+}
+
+/** A successful answer with its headers, for requests sent with `fullAnswer`. */
+export interface FullAnswer {
+	body: unknown;
+	headers: IDataObject;
 }
 
 export const CREDENTIAL_TYPES = {
@@ -271,7 +279,7 @@ export async function apiRequest(ctx: ApiContext, itemIndex: number, request: Ap
 			attempt--;
 			continue;
 		}
-		if (status < 400) return response.body;
+		if (status < 400) return request.fullAnswer ? ({ body: response.body, headers: response.headers ?? {} } satisfies FullAnswer) : response.body;
 		if (status === 429) {
 			// Not processed by the API, so safe to repeat, also for writes: the bucket pauses until the API has room.
 			firstRateLimitAt ??= Date.now();

@@ -1,0 +1,102 @@
+import type { INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { authenticationProperties } from '../shared/authentication';
+import { testSchedulingPlatformCredential } from '../shared/credentialTest';
+import { forTheEditor } from '../shared/editorLoaders';
+import { searchActingUsers, searchUsers } from '../shared/listSearch';
+import type { WatchedEvent } from '../shared/trigger/watch';
+import { pollEvent } from '../shared/trigger/watch';
+import { searchMeetingTypes } from '../SchedulingPlatform/listSearch';
+import { searchPipelines } from '../SchedulingPlatformCrm/listSearch';
+import { crmEventOptions, crmEvents, crmFilterProperties } from './events/crm';
+import { messengerEventOptions, messengerEvents, messengerFilterProperties } from './events/messenger';
+import { bookingEventOptions, bookingEvents, bookingFilterProperties } from './events/scheduling';
+import { signatureEventOptions, signatureEvents } from './events/signatures';
+
+/**
+ * The polling trigger (api-reference §8): one event per workflow, read through the shared transport. How a
+ * poll reads and what counts as new: nodes/shared/trigger/ (watch.ts, watermark.ts); what each event reads: events/.
+ */
+
+const events: Record<string, WatchedEvent> = { ...bookingEvents, ...messengerEvents, ...crmEvents, ...signatureEvents };
+
+const properties: INodeProperties[] = [
+	...authenticationProperties,
+	{
+		displayName: 'Event',
+		name: 'event',
+		type: 'options',
+		noDataExpression: true,
+		options: [...bookingEventOptions, ...messengerEventOptions, ...crmEventOptions, ...signatureEventOptions],
+		default: 'newBooking',
+	},
+	{
+		displayName:
+			'Fires once for each new event after the workflow is activated; what existed before is not emitted. Fetch Test Event shows the newest one. Each poll uses the credential\'s rate limit, shared with every other node that uses it.',
+		name: 'notice',
+		type: 'notice',
+		default: '',
+	},
+	...bookingFilterProperties,
+	...messengerFilterProperties,
+	...crmFilterProperties,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { event: Object.keys(events).filter((name) => events[name].detail) } },
+		options: [
+			{
+				displayName: 'Full Record',
+				name: 'fullRecord',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to read each new record on its own (one request each) and output that answer instead of the list\'s',
+			},
+		],
+	},
+];
+
+export class SchedulingPlatformTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Scheduling Platform Trigger',
+		name: 'schedulingPlatformTrigger',
+		icon: { light: 'file:../../icons/schedulingPlatform.svg', dark: 'file:../../icons/schedulingPlatform.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["event"]}}',
+		description: 'Starts the workflow on new bookings, conversations, messages, contacts, deals and completed signatures of the Scheduling Platform',
+		defaults: { name: 'Scheduling Platform Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'schedulingPlatformPatApi',
+				required: true,
+				testedBy: 'schedulingPlatformCredentialTest',
+				displayOptions: { show: { authentication: ['personalAccessToken'] } },
+			},
+			{
+				name: 'schedulingPlatformApiKeyApi',
+				required: true,
+				testedBy: 'schedulingPlatformCredentialTest',
+				displayOptions: { show: { authentication: ['apiKey'] } },
+			},
+		],
+		properties,
+	};
+
+	methods = {
+		credentialTest: { schedulingPlatformCredentialTest: testSchedulingPlatformCredential },
+		listSearch: forTheEditor({ searchActingUsers, searchUsers, searchMeetingTypes, searchPipelines }),
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const event = this.getNodeParameter('event') as string;
+		return await pollEvent(this, event, events[event]);
+	}
+}

@@ -1,0 +1,93 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { userLocator } from '../../shared/locators';
+import type { WatchedEvent } from '../../shared/trigger/watch';
+import { pipelineLocator } from '../../SchedulingPlatformCrm/locators';
+
+/**
+ * CRM events (api-reference §3 and §8): contacts and deals newest first by creation; won and lost deals newest
+ * first by closedAt, the moment the deal was won or lost (designed: the reference names no such field).
+ */
+
+const contactOf = (row: IDataObject) => ({ ...(row.item as IDataObject), appointments: row.appointments, nextAppointmentIso: row.nextAppointmentIso });
+const dealPagination = { style: 'page1', itemsKey: 'deals' } as const;
+const dealFilters = { pipelineId: 'dealFilters.pipeline', ownerId: 'dealFilters.owner' };
+const dealDetail = { path: '/crm/deals/{id}' };
+const closed = (flag: 'isWon' | 'isLost'): WatchedEvent => ({
+	noun: flag === 'isWon' ? 'won deal' : 'lost deal',
+	list: { path: '/crm/deals', qs: { [flag]: true, sortBy: 'closedAt', sortOrder: 'DESC' }, pagination: dealPagination },
+	filters: dealFilters,
+	happenedAt: (deal) => (deal[flag] === true ? deal.closedAt : undefined),
+	key: (deal) => `${String(deal.id)}:${String(deal.closedAt)}`,
+	detail: dealDetail,
+});
+
+export const crmEvents: Record<string, WatchedEvent> = {
+	newContact: {
+		noun: 'contact',
+		list: {
+			path: '/crm',
+			qs: { sortBy: 'createdAt', sortOrder: 'DESC' },
+			pagination: { style: 'page1', pick: (answer) => (((answer as IDataObject).result ?? []) as IDataObject[]).map(contactOf) },
+		},
+		filters: { ownerId: 'contactFilters.owner' },
+		happenedAt: (contact) => contact.createdAt,
+		detail: { path: '/crm/details', qs: (contact) => ({ contactId: contact.id }), pick: (answer) => contactOf(answer as IDataObject) },
+	},
+	newDeal: {
+		noun: 'deal',
+		list: { path: '/crm/deals', qs: { sortBy: 'createdAt', sortOrder: 'DESC' }, pagination: dealPagination },
+		filters: dealFilters,
+		happenedAt: (deal) => deal.createdAt,
+		detail: dealDetail,
+	},
+	dealWon: closed('isWon'),
+	dealLost: closed('isLost'),
+};
+
+export const crmEventOptions = [
+	{ name: 'New Contact', value: 'newContact', description: 'A CRM contact is created (also by a booking or an import)' },
+	{ name: 'New Deal', value: 'newDeal', description: 'A deal is created' },
+	{ name: 'Deal Won', value: 'dealWon', description: 'A deal is marked as won' },
+	{ name: 'Deal Lost', value: 'dealLost', description: 'A deal is marked as lost' },
+];
+
+const ownerField = (description: string): INodeProperties => ({
+	displayName: 'Owner',
+	name: 'owner',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	description,
+	...userLocator,
+});
+
+export const crmFilterProperties: INodeProperties[] = [
+	{
+		displayName: 'Filters',
+		name: 'contactFilters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show: { event: ['newContact'] } },
+		options: [ownerField('Only contacts this user owns')],
+	},
+	{
+		displayName: 'Filters',
+		name: 'dealFilters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show: { event: ['newDeal', 'dealWon', 'dealLost'] } },
+		options: [
+			{
+				displayName: 'Pipeline',
+				name: 'pipeline',
+				type: 'resourceLocator',
+				default: { mode: 'list', value: '' },
+				description: 'Only deals of this pipeline',
+				...pipelineLocator,
+			},
+			ownerField('Only deals this user owns'),
+		],
+	},
+];

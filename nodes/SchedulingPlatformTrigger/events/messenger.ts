@@ -1,0 +1,74 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { WatchedEvent } from '../../shared/trigger/watch';
+import { CONVERSATIONS_PATH, CONVERSATION_PATH } from '../../SchedulingPlatformMessenger/resources/paths';
+
+/**
+ * Messenger events (api-reference §4 and §8, designed): conversations newest first by creation (New
+ * Conversation, narrowed with createdAfter), and inbound messages: conversations by their last message, then
+ * each one's messages newest first.
+ */
+
+const pagination = { style: 'offset', itemsKey: 'conversations' } as const;
+const filters = { status: 'conversationFilters.status', label: 'conversationFilters.label' };
+
+export const messengerEvents: Record<string, WatchedEvent> = {
+	newConversation: {
+		noun: 'conversation',
+		list: { path: CONVERSATIONS_PATH, qs: { sortBy: 'createdAt', sortOrder: 'desc' }, pagination },
+		filters,
+		sinceParam: 'createdAfter',
+		happenedAt: (conversation) => conversation.createdAt,
+		detail: { path: CONVERSATION_PATH },
+	},
+	newInboundMessage: {
+		noun: 'inbound message',
+		list: { path: CONVERSATIONS_PATH, qs: { sortBy: 'lastMessageAt', sortOrder: 'desc' }, pagination },
+		filters,
+		within: {
+			path: `${CONVERSATION_PATH}/messages`,
+			pagination: { style: 'cursor', itemsKey: 'messages', cursorParam: 'before' },
+			keep: (message) => message.direction === 'inbound',
+			parentKey: 'conversation',
+		},
+		happenedAt: (message) => message.createdAt,
+		sortedBy: (conversation) => conversation.lastMessageAt,
+	},
+};
+
+export const messengerEventOptions = [
+	{ name: 'New Conversation', value: 'newConversation', description: 'A messenger conversation starts' },
+	{ name: 'New Inbound Message', value: 'newInboundMessage', description: 'A contact writes a message (with its conversation)' },
+];
+
+export const messengerFilterProperties: INodeProperties[] = [
+	{
+		displayName: 'Filters',
+		name: 'conversationFilters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show: { event: Object.keys(messengerEvents) } },
+		options: [
+			{
+				displayName: 'Label',
+				name: 'label',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. lead',
+				description: 'Only conversations with this label',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: [
+					{ name: 'Open', value: 'open' },
+					{ name: 'Done', value: 'done' },
+				],
+				default: 'open',
+				description: 'Only conversations in this status',
+			},
+		],
+	},
+];

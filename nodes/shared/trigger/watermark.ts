@@ -1,0 +1,165 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * The trigger's memory between polls, and the rule that decides what a poll emits. Pure: no requests here.
+ *
+ * "New" means: the event happened after the watermark (`since`), and its key is not among the keys already
+ * emitted after the watermark (`seen`). Records can share a timestamp and can become visible up to LOOKBACK_MS
+ * after it, so the watermark trails the API's clock by LOOKBACK_MS and never passes a record that was read and
+ * not emitted yet; `seen` holds the keys emitted in that window, as short hashes, at most SEEN_MAX of them, so
+ * the state stays under 2 KB whatever happens. When `seen` is full, the rest waits for the next poll.
+ */
+
+/** How late a record may become visible after its timestamp (api-reference §8: "a little after"; designed). */
+export const LOOKBACK_MS = 60_000;
+/** Keys remembered at most: 150 hashes of 10 characters keep the whole state under 2 KB. */
+export const SEEN_MAX = 150;
+const HASH_LENGTH = 10;
+const STATE_VERSION = 1;
+
+export interface WatchState {
+	v: typeof STATE_VERSION;
+	/** Event and filters the state belongs to: another watch starts again from now. */
+	watch: string;
+	/** The watermark (ISO): everything that happened at or before it is done with. */
+	since: string;
+	/** Hashes of the keys emitted after the watermark, HASH_LENGTH characters each. */
+	seen: string;
+	/** Where the next poll starts reading a backlog too long for one poll (a page index). */
+	page?: number;
+}
+
+/** A record as the rule sees it. */
+export interface Sighting {
+	key: string;
+	/** When the event happened (ms). */
+	at: number;
+}
+
+/** What one poll read: the events after the watermark, in list order, and how far the reading got. */
+export interface Reading {
+	sightings: Sighting[];
+	/** The API's clock when the reading started (ms). */
+	serverNow: number;
+	/** Read down to the watermark (or the end of the list). False: the poll ran out of time or pages first. */
+	complete: boolean;
+	/** The page the reading started at: the pages above it (newer records) were not read this time. */
+	startPage: number;
+	/** Pages read. */
+	pages: number;
+	/** The list's total did not change between pages: no record can have slipped between two of them. */
+	steady: boolean;
+	/** The moment of the newest record read, when reading started below the top: the unread pages above are newer. */
+	topAt?: number;
+	/** The event's records are sorted by the moment of the event itself, so a later poll may start deeper. */
+	resumable: boolean;
+}
+
+/** A 53-bit hash of a key in base 36, padded: 10 characters (collisions: about 1 in 10^13 per comparison). */
+export function hashKey(key: string): string {
+	let a = 0xdeadbeef;
+	let b = 0x41c6ce57;
+	for (let i = 0; i < key.length; i++) {
+		const code = key.charCodeAt(i);
+		a = Math.imul(a ^ code, 2654435761);
+		b = Math.imul(b ^ code, 1597334677);
+	}
+	a = Math.imul(a ^ (a >>> 16), 2246822507) ^ Math.imul(b ^ (b >>> 13), 3266489909);
+	b = Math.imul(b ^ (b >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909);
+	const value = 2097152 * (b >>> 0) + (a >>> 0);
+	return (value % 36 ** HASH_LENGTH).toString(36).padStart(HASH_LENGTH, '0');
+}
+
+function seenSet(seen: string): Set<string> {
+	const hashes = new Set<string>();
+	for (let i = 0; i < seen.length; i += HASH_LENGTH) hashes.add(seen.slice(i, i + HASH_LENGTH));
+	return hashes;
+}
+
+/** The stored state when it is one this version wrote for this watch; otherwise why it is not. */
+export function readState(data: IDataObject, watch: string): { state?: WatchState; problem?: 'none' | 'unreadable' | 'otherWatch' } {
+	const state = data.state as Partial<WatchState> | undefined;
+	if (state === undefined) return { problem: 'none' };
+	const valid =
+		typeof state === 'object' &&
+		state !== null &&
+		state.v === STATE_VERSION &&
+		typeof state.watch === 'string' &&
+		typeof state.since === 'string' &&
+		!Number.isNaN(Date.parse(state.since)) &&
+		typeof state.seen === 'string' &&
+		/^[0-9a-z]*$/.test(state.seen) &&
+		state.seen.length % HASH_LENGTH === 0 &&
+		state.seen.length <= SEEN_MAX * HASH_LENGTH &&
+		(state.page === undefined || (Number.isInteger(state.page) && state.page >= 0));
+	if (!valid) return { problem: 'unreadable' };
+	if (state.watch !== watch) return { problem: 'otherWatch' };
+	return { state: state as WatchState };
+}
+
+/** Replaces the stored state (n8n keeps the node's static data object, so it is changed in place). */
+export function writeState(data: IDataObject, state: WatchState): void {
+	for (const key of Object.keys(data)) delete data[key];
+	data.state = { ...state } as unknown as IDataObject;
+}
+
+/** The state of a first activation: from the API's now, with the events already there at that moment as seen. */
+export function startState(watch: string, serverNow: number, sightings: Sighting[]): WatchState {
+	const seen = [...new Set(sightings.filter((sighting) => sighting.at > serverNow).map((sighting) => hashKey(sighting.key)))];
+	return { v: STATE_VERSION, watch, since: new Date(serverNow).toISOString(), seen: seen.slice(0, SEEN_MAX).join('') };
+}
+
+/** Oldest first; the same moment in key order, so every poll orders alike. */
+function oldestFirst(a: Sighting, b: Sighting): number {
+	return a.at - b.at || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+}
+
+/**
+ * The rule: what this poll emits (oldest first) and the state after it. An incomplete reading emits nothing
+ * and only notes where to read next time.
+ * - Emits the candidates (after the watermark, not seen) while `seen` has room; the rest waits.
+ * - The watermark moves to the API's now minus LOOKBACK_MS, but never past a waiting record, nor past the
+ *   unread pages above a reading that started below the top; it stays when the list changed during the reading.
+ * - More than SEEN_MAX records of one same moment cannot all be remembered: that moment is emitted whole and
+ *   the watermark moves onto it (a record of that very moment that becomes visible later is then not seen).
+ * - `seen` keeps the emitted keys still after the new watermark; a key not read this time is dropped only when
+ *   the reading covered the whole window (a deleted record).
+ */
+export function advance(state: WatchState, reading: Reading): { emit: Sighting[]; next: WatchState } {
+	const since = Date.parse(state.since);
+	const seen = seenSet(state.seen);
+	if (!reading.complete) {
+		if (!reading.resumable) return { emit: [], next: state };
+		return { emit: [], next: { ...state, page: reading.startPage + Math.max(0, reading.pages - 1) } };
+	}
+	const byKey = new Map<string, Sighting>();
+	for (const sighting of reading.sightings) if (sighting.at > since) byKey.set(sighting.key, sighting);
+	const candidates = [...byKey.values()].filter((sighting) => !seen.has(hashKey(sighting.key))).sort(oldestFirst);
+	let emitted = Math.min(candidates.length, Math.max(0, SEEN_MAX - seen.size));
+	let floor = since;
+	const cut = candidates[emitted];
+	const first = new Set(candidates.slice(0, emitted).map((sighting) => sighting.key));
+	const remembered = (sighting: Sighting) => first.has(sighting.key) || seen.has(hashKey(sighting.key));
+	if (cut && [...byKey.values()].some((sighting) => sighting.at === cut.at && remembered(sighting))) {
+		while (candidates[emitted]?.at === cut.at) emitted++;
+		floor = cut.at;
+	}
+	const emit = candidates.slice(0, emitted);
+	const waiting = candidates[emitted];
+	const readAbove = reading.startPage > 0;
+	let limit = reading.serverNow - LOOKBACK_MS;
+	if (waiting) limit = Math.min(limit, waiting.at - 1);
+	if (readAbove && reading.topAt !== undefined) limit = Math.min(limit, reading.topAt - 1);
+	const nextSince = Math.max(since, floor, reading.steady ? limit : since);
+
+	const keep = new Set<string>();
+	const read = new Map([...byKey.values()].map((sighting) => [hashKey(sighting.key), sighting.at]));
+	for (const hash of [...seen, ...emit.map((sighting) => hashKey(sighting.key))]) {
+		const at = read.get(hash);
+		if (at !== undefined ? at > nextSince : readAbove || !reading.steady) keep.add(hash);
+	}
+	const next: WatchState = { v: STATE_VERSION, watch: state.watch, since: new Date(nextSince).toISOString(), seen: [...keep].join('') };
+	if (readAbove) next.page = waiting ? reading.startPage : Math.max(0, reading.startPage - Math.ceil(SEEN_MAX / 100));
+	if (!next.page) delete next.page;
+	return { emit, next };
+}
