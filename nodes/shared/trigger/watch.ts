@@ -195,8 +195,8 @@ async function testEvent(watch: Watch): Promise<INodeExecutionData[][]> {
 /** The first poll of a watch: remembers the API's now and the events already there, emits nothing. */
 async function startWatching(watch: Watch): Promise<WatchState> {
 	const page = await readPage(watch.ctx, listRequest(watch), watch.event.list.pagination, 0);
-	const sightings = watch.event.within ? [] : sightingsOf(watch, page.items);
-	return startState(watch.id, serverTime(page.headers), sightings);
+	const moments = page.items.map((record) => sortMoment(watch.event, record) ?? -Infinity);
+	return startState(watch.id, serverTime(page.headers), Math.max(-Infinity, ...moments));
 }
 
 /** One poll of the trigger: null when nothing is new (n8n then starts no execution). */

@@ -103,10 +103,12 @@ export function writeState(data: IDataObject, state: WatchState): void {
 	data.state = { ...state } as unknown as IDataObject;
 }
 
-/** The state of a first activation: from the API's now, with the events already there at that moment as seen. */
-export function startState(watch: string, serverNow: number, sightings: Sighting[]): WatchState {
-	const seen = [...new Set(sightings.filter((sighting) => sighting.at > serverNow).map((sighting) => hashKey(sighting.key)))];
-	return { v: STATE_VERSION, watch, since: new Date(serverNow).toISOString(), seen: seen.slice(0, SEEN_MAX).join('') };
+/**
+ * The state of a first activation: from the API's now, or from the newest record listed when that is later (the
+ * Date header counts whole seconds), so nothing that was there at activation is emitted.
+ */
+export function startState(watch: string, serverNow: number, newest = -Infinity): WatchState {
+	return { v: STATE_VERSION, watch, since: new Date(Math.max(serverNow, newest)).toISOString(), seen: '' };
 }
 
 /** Oldest first; the same moment in key order, so every poll orders alike. */
@@ -130,7 +132,7 @@ export function advance(state: WatchState, reading: Reading): { emit: Sighting[]
 	const seen = seenSet(state.seen);
 	if (!reading.complete) {
 		if (!reading.resumable) return { emit: [], next: state };
-		return { emit: [], next: { ...state, page: reading.startPage + Math.max(0, reading.pages - 1) } };
+		return { emit: [], next: { ...state, page: reading.startPage + reading.pages } };
 	}
 	const byKey = new Map<string, Sighting>();
 	for (const sighting of reading.sightings) if (sighting.at > since) byKey.set(sighting.key, sighting);

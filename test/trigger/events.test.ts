@@ -1,0 +1,217 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { crmParent, freshTenant } from '../harness/crm';
+import { actAs, makePdf } from '../harness/signatures';
+import type { LoggedRequest } from '../harness/world';
+import { byId, useWorld, wire } from '../harness/world';
+
+/**
+ * Every event of the Scheduling Platform Trigger through n8n-core's poll context against the sandbox: the first
+ * activation (one list request, nothing emitted), the event happening, the next poll emitting exactly that record
+ * (exact requests), and an idle poll after it (one request, nothing). Each test works in a tenant of its own, so
+ * the lists hold only what it made. The sandbox clock starts on Monday 2027-03-01 06:00 UTC.
+ */
+
+const world = useWorld();
+
+type Tenant = Awaited<ReturnType<typeof freshTenant>>;
+
+beforeAll(async () => {
+	await world().control('POST', '/__sandbox/clock/set', { now: '2027-03-01T06:00:00Z' });
+});
+
+async function call(tenant: Tenant, method: string, path: string, body?: unknown): Promise<IDataObject> {
+	const answer = await world().api(method, path, tenant.token, { body });
+	if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+	return answer.body;
+}
+
+/** Books the tenant owner's default meeting type at a time of 2027-03-01 (UTC); the appointment. */
+async function book(tenant: Tenant, time: string, email = 'ann.lee@example.com'): Promise<IDataObject> {
+	const [meetingType] = (await call(tenant, 'GET', '/v4/meeting-type')) as unknown as IDataObject[];
+	const booked = await call(tenant, 'POST', '/v4/booking', {
+		meetingTypeId: meetingType.id,
+		start: `2027-03-01T${time}:00Z`,
+		hostIds: [tenant.userId],
+		attendee: { email, firstname: 'Ann', lastname: 'Lee', receiveReminders: true, notes: {} },
+	});
+	return await call(tenant, 'GET', `/v4/appointment/${String(booked.appointmentId)}`);
+}
+
+async function inboundMessage(tenant: Tenant, phone: string, text: string): Promise<{ conversation: IDataObject; message: IDataObject }> {
+	return (await world().control('POST', '/__sandbox/messenger/inbound', { phone, text, companyId: tenant.companyId })) as { conversation: IDataObject; message: IDataObject };
+}
+
+/** The requests of the last step, as the node sent them. */
+async function sent(): Promise<Array<ReturnType<typeof wire>>> {
+	const requests: LoggedRequest[] = await world().requests();
+	await world().clearRequests();
+	return requests.map(wire);
+}
+
+const get = (tenant: Tenant, path: string, query: string) => ({ method: 'GET', path, query, headers: world().patHeaders(tenant.token), body: null });
+
+/**
+ * Activates (first poll), lets `happen` make the event, polls again and checks the requests of each poll and what
+ * came out; then an idle poll. `lists` are the requests of one poll (the first one is also the activation's).
+ */
+async function watch(
+	tenant: Tenant,
+	parameters: IDataObject,
+	happen: () => Promise<IDataObject[]>,
+	lists: (tenant: Tenant) => Array<ReturnType<typeof get>>,
+): Promise<{ items: IDataObject[]; state: IDataObject }> {
+	const credential = world().pat(tenant.token);
+	await world().clearRequests();
+	const first = await world().poll(parameters, credential);
+	expect(first.error).toBeUndefined();
+	expect(first.items).toBeNull();
+	expect(await sent()).toEqual([lists(tenant)[0]]);
+	const expected = await happen();
+	await world().clearRequests();
+	const second = await world().poll(parameters, credential, { state: first.staticData });
+	expect(second.error).toBeUndefined();
+	expect(await sent()).toEqual(lists(tenant));
+	expect(second.items?.map((item) => item.id)).toEqual(expected.map((record) => record.id));
+	const idle = await world().poll(parameters, credential, { state: second.staticData });
+	expect(idle.items).toBeNull();
+	expect(await sent()).toEqual([lists(tenant)[0]]);
+	expect(JSON.stringify(idle.staticData).length).toBeLessThan(2048);
+	return { items: second.items!, state: idle.staticData };
+}
+
+const APPOINTMENTS = '/v4/appointment/paginated';
+
+describe('Scheduling Platform Trigger: booking events', () => {
+	test('New Booking: appointments newest first by createdAt; the new one comes out as the API lists it', async () => {
+		const tenant = await freshTenant(world());
+		await book(tenant, '09:00', 'before@example.com');
+		let made: IDataObject = {};
+		const { items } = await watch(tenant, { event: 'newBooking' }, async () => [(made = await book(tenant, '10:00'))], (t) => [
+			get(t, APPOINTMENTS, 'sortBy=appointment.createdAt&sortDirection=DESC&page=0&pageSize=100'),
+		]);
+		expect(items).toEqual([made]);
+	});
+
+	test('New Booking with Meeting Type and Host filters sends them as meetingTypeId and userId', async () => {
+		const tenant = await freshTenant(world());
+		const [meetingType] = (await call(tenant, 'GET', '/v4/meeting-type')) as unknown as IDataObject[];
+		const filters = { bookingFilters: { meetingType: byId(String(meetingType.id)), host: byId(tenant.userId) } };
+		await watch(tenant, { event: 'newBooking', ...filters }, async () => [await book(tenant, '10:00')], (t) => [
+			get(t, APPOINTMENTS, `sortBy=appointment.createdAt&sortDirection=DESC&meetingTypeId=${String(meetingType.id)}&userId=${t.userId}&page=0&pageSize=100`),
+		]);
+	});
+
+	test('Booking Cancelled: cancelled appointments by updatedAt; a booking cancelled after activation comes out once', async () => {
+		const tenant = await freshTenant(world());
+		const appointment = await book(tenant, '11:00');
+		const { items } = await watch(
+			tenant,
+			{ event: 'bookingCancelled' },
+			async () => [await call(tenant, 'POST', `/v4/appointment/${String(appointment.id)}/cancel`, { reason: 'Ill' })],
+			(t) => [get(t, APPOINTMENTS, 'sortBy=appointment.updatedAt&sortDirection=DESC&status=cancelled&page=0&pageSize=100')],
+		);
+		expect(items[0]).toMatchObject({ isCancelled: true, cancel: { reason: 'Ill' } });
+	});
+
+	test('Booking Rescheduled: a move fires once; two moves between two polls fire once, with the latest time', async () => {
+		const tenant = await freshTenant(world());
+		const appointment = await book(tenant, '12:00');
+		const move = async (start: string) => await call(tenant, 'POST', `/v4/appointment/${String(appointment.id)}/reschedule`, { start, ignoreAvailability: true });
+		const { items, state } = await watch(tenant, { event: 'bookingRescheduled' }, async () => [await move('2027-03-02T12:00:00Z')], (t) => [
+			get(t, APPOINTMENTS, 'sortBy=appointment.updatedAt&sortDirection=DESC&page=0&pageSize=100'),
+		]);
+		expect(items[0]).toMatchObject({ rescheduleCount: 1, start: '2027-03-02T12:00:00.000Z' });
+		await move('2027-03-03T12:00:00Z');
+		await move('2027-03-04T12:00:00Z');
+		const next = await world().poll({ event: 'bookingRescheduled' }, world().pat(tenant.token), { state });
+		expect(next.items).toEqual([expect.objectContaining({ id: appointment.id, rescheduleCount: 3, start: '2027-03-04T12:00:00.000Z' })]);
+	});
+});
+
+describe('Scheduling Platform Trigger: messenger events', () => {
+	const CONVERSATIONS = '/v4/messenger/conversations';
+
+	test('New Conversation: by createdAt, narrowed with createdAfter = the watermark after activation', async () => {
+		const tenant = await freshTenant(world());
+		await inboundMessage(tenant, '+491701111111', 'Before');
+		const credential = world().pat(tenant.token);
+		await world().clearRequests();
+		const first = await world().poll({ event: 'newConversation' }, credential);
+		const since = String((first.staticData.state as IDataObject).since);
+		expect(await sent()).toEqual([get(tenant, CONVERSATIONS, 'sortBy=createdAt&sortOrder=desc&limit=100&offset=0')]);
+		const { conversation } = await inboundMessage(tenant, '+491702222222', 'Hello');
+		await inboundMessage(tenant, '+491701111111', 'Again (not a new conversation)');
+		await world().clearRequests();
+		const second = await world().poll({ event: 'newConversation' }, credential, { state: first.staticData });
+		expect(await sent()).toEqual([get(tenant, CONVERSATIONS, `sortBy=createdAt&sortOrder=desc&createdAfter=${encodeURIComponent(since)}&limit=100&offset=0`)]);
+		expect(second.items).toEqual([expect.objectContaining({ id: conversation.id, phone: '+491702222222' })]);
+	});
+
+	test('New Inbound Message: conversations by lastMessageAt, then the messages of each one after the watermark; only inbound, with the conversation', async () => {
+		const tenant = await freshTenant(world());
+		const { conversation } = await inboundMessage(tenant, '+491703333333', 'Before activation');
+		const credential = world().pat(tenant.token);
+		await world().clearRequests();
+		const first = await world().poll({ event: 'newInboundMessage', conversationFilters: { status: 'open' } }, credential);
+		expect(await sent()).toEqual([get(tenant, CONVERSATIONS, 'sortBy=lastMessageAt&sortOrder=desc&status=open&limit=100&offset=0')]);
+		const { message } = await inboundMessage(tenant, '+491703333333', 'Is 3 pm possible?');
+		await call(tenant, 'POST', '/v4/messenger/messages', { conversationId: conversation.id, type: 'text', text: 'Yes (outbound: not emitted)' });
+		await world().clearRequests();
+		const second = await world().poll({ event: 'newInboundMessage', conversationFilters: { status: 'open' } }, credential, { state: first.staticData });
+		expect(await sent()).toEqual([
+			get(tenant, CONVERSATIONS, 'sortBy=lastMessageAt&sortOrder=desc&status=open&limit=100&offset=0'),
+			get(tenant, `${CONVERSATIONS}/${String(conversation.id)}/messages`, 'limit=100'),
+		]);
+		expect(second.items).toEqual([{ ...message, conversation: expect.objectContaining({ id: conversation.id }) }]);
+		// Within the lookback window the conversation's messages are read again (a late message may still appear);
+		// once the window has passed its last message, an idle poll is the one list request.
+		await world().control('POST', '/__sandbox/clock/advance', { seconds: 61 });
+		const settling = await world().poll({ event: 'newInboundMessage', conversationFilters: { status: 'open' } }, credential, { state: second.staticData });
+		expect(settling.items).toBeNull();
+		expect(await sent()).toHaveLength(2);
+		const idle = await world().poll({ event: 'newInboundMessage', conversationFilters: { status: 'open' } }, credential, { state: settling.staticData });
+		expect(idle.items).toBeNull();
+		expect(await sent()).toHaveLength(1);
+	});
+});
+
+describe('Scheduling Platform Trigger: CRM and signature events', () => {
+	test('New Contact: contacts by createdAt (page1); the item is the contact with its appointments, as Get Many gives it', async () => {
+		const tenant = await freshTenant(world());
+		const { items } = await watch(
+			tenant,
+			{ event: 'newContact', contactFilters: { owner: byId('') } },
+			async () => [((await call(tenant, 'POST', '/crm', { email: 'new.lead@example.com', firstName: 'New' })).item as IDataObject)],
+			(t) => [get(t, '/crm', 'sortBy=createdAt&sortOrder=DESC&page=1&limit=100')],
+		);
+		expect(items[0]).toMatchObject({ email: 'new.lead@example.com', appointments: [], nextAppointmentIso: null });
+	});
+
+	test('New Deal, Deal Won and Deal Lost: deals by createdAt, won and lost ones by closedAt (designed)', async () => {
+		const tenant = await freshTenant(world());
+		const dealId = await crmParent(world(), 'deal', 'Roof repair', tenant.companyId);
+		const deal = await call(tenant, 'GET', `/crm/deals/${dealId}`);
+		await watch(tenant, { event: 'newDeal', dealFilters: { pipeline: byId(String(deal.pipelineId)) } }, async () => [await call(tenant, 'POST', '/crm/deals', { name: 'Solar', pipelineId: deal.pipelineId, stageId: deal.stageId })], (t) => [
+			get(t, '/crm/deals', `sortBy=createdAt&sortOrder=DESC&pipelineId=${String(deal.pipelineId)}&page=1&limit=100`),
+		]);
+		const { items: won } = await watch(tenant, { event: 'dealWon' }, async () => [await call(tenant, 'PATCH', `/crm/deals/${dealId}/won`, {})], (t) => [
+			get(t, '/crm/deals', 'isWon=true&sortBy=closedAt&sortOrder=DESC&page=1&limit=100'),
+		]);
+		expect(won[0]).toMatchObject({ id: dealId, isWon: true, closedAt: expect.any(String) });
+		await call(tenant, 'PATCH', `/crm/deals/${dealId}/reopen`, {});
+		await watch(tenant, { event: 'dealLost' }, async () => [await call(tenant, 'PATCH', `/crm/deals/${dealId}/lost`, {})], (t) => [
+			get(t, '/crm/deals', 'isLost=true&sortBy=closedAt&sortOrder=DESC&page=1&limit=100'),
+		]);
+	});
+
+	test('Signature Request Completed: completed requests by completedAt (designed); Full Record reads each one', async () => {
+		const tenant = await freshTenant(world());
+		const document = { fileName: 'a.pdf', contentType: 'application/pdf', content: (await makePdf(1)).toString('base64') };
+		const request = await call(tenant, 'POST', '/v4/signatures', { title: 'Lease', document, signers: [{ name: 'Ann Lee', email: 'ann@example.com', order: 1 }] });
+		await watch(tenant, { event: 'signatureCompleted', options: { fullRecord: true } }, async () => [await actAs(world(), String(request.id), 'ann@example.com')], (t) => [
+			get(t, '/v4/signatures', 'status=completed&sortBy=completedAt&sortOrder=desc&limit=100&offset=0'),
+			get(t, `/v4/signatures/${String(request.id)}`, ''),
+		]);
+	});
+});
