@@ -215,7 +215,10 @@ export async function pollEvent(ctx: IPollFunctions, eventName: string, event: W
 	}
 	const { reading, records } = await readSince(watch, state, state.page ?? 0);
 	const { emit, next } = advance(state, reading);
-	if (!reading.complete) ctx.logger.info(`The trigger read ${reading.pages} pages of ${event.noun}s without reaching the last poll's position; it reads on at the next poll.`);
+	if (!reading.complete) {
+		const pages = `${reading.pages} page${reading.pages === 1 ? '' : 's'}`;
+		ctx.logger.info(`The trigger read ${pages} of ${event.noun}s without reaching the last poll's position; it reads on at the next poll.`);
+	}
 	const output = await fullRecords(watch, emit.map((sighting) => records.get(sighting.key)!));
 	writeState(data, next);
 	return output.length ? [output.map((json) => ({ json }))] : null;

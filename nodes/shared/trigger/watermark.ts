@@ -117,51 +117,59 @@ function oldestFirst(a: Sighting, b: Sighting): number {
 }
 
 /**
+ * The keys still to remember under a watermark: those read after it, and those not read at all when the reading
+ * may have missed them (pages above left unread, or a list that changed while it was read); a key not read in a
+ * reading of the whole window belongs to a deleted record.
+ */
+function stillSeen(hashes: Iterable<string>, read: Map<string, number>, watermark: number, reading: Reading): Set<string> {
+	const keep = new Set<string>();
+	for (const hash of hashes) {
+		const at = read.get(hash);
+		if (at !== undefined ? at > watermark : reading.startPage > 0 || !reading.steady) keep.add(hash);
+	}
+	return keep;
+}
+
+/**
  * The rule: what this poll emits (oldest first) and the state after it. An incomplete reading emits nothing
  * and only notes where to read next time.
- * - Emits the candidates (after the watermark, not seen) while `seen` has room; the rest waits.
- * - The watermark moves to the API's now minus LOOKBACK_MS, but never past a waiting record, nor past the
- *   unread pages above a reading that started below the top; it stays when the list changed during the reading.
+ * - The watermark moves to the API's now minus LOOKBACK_MS, but never past a record that waits to be emitted, nor
+ *   past the unread pages above a reading that started below the top; it stays when the list changed during the
+ *   reading. It moves twice: before emitting (what is settled frees room in `seen`) and after.
+ * - Emits the candidates (after the watermark, not seen) while `seen` has room; the rest waits for the next poll.
  * - More than SEEN_MAX records of one same moment cannot all be remembered: that moment is emitted whole and
  *   the watermark moves onto it (a record of that very moment that becomes visible later is then not seen).
- * - `seen` keeps the emitted keys still after the new watermark; a key not read this time is dropped only when
- *   the reading covered the whole window (a deleted record).
  */
 export function advance(state: WatchState, reading: Reading): { emit: Sighting[]; next: WatchState } {
-	const since = Date.parse(state.since);
-	const seen = seenSet(state.seen);
 	if (!reading.complete) {
 		if (!reading.resumable) return { emit: [], next: state };
 		return { emit: [], next: { ...state, page: reading.startPage + reading.pages } };
 	}
+	const since = Date.parse(state.since);
 	const byKey = new Map<string, Sighting>();
 	for (const sighting of reading.sightings) if (sighting.at > since) byKey.set(sighting.key, sighting);
+	const read = new Map([...byKey.values()].map((sighting) => [hashKey(sighting.key), sighting.at]));
+	const seen = seenSet(state.seen);
 	const candidates = [...byKey.values()].filter((sighting) => !seen.has(hashKey(sighting.key))).sort(oldestFirst);
-	let emitted = Math.min(candidates.length, Math.max(0, SEEN_MAX - seen.size));
+	const readAbove = reading.startPage > 0;
+	const timeLimit = Math.min(reading.serverNow - LOOKBACK_MS, readAbove && reading.topAt !== undefined ? reading.topAt - 1 : Infinity);
+	const settled = (waiting: Sighting | undefined) => (reading.steady ? Math.max(since, Math.min(timeLimit, waiting ? waiting.at - 1 : Infinity)) : since);
+
+	const kept = stillSeen(seen, read, settled(candidates[0]), reading);
+	let emitted = Math.min(candidates.length, SEEN_MAX - kept.size);
 	let floor = since;
 	const cut = candidates[emitted];
-	const first = new Set(candidates.slice(0, emitted).map((sighting) => sighting.key));
-	const remembered = (sighting: Sighting) => first.has(sighting.key) || seen.has(hashKey(sighting.key));
+	const emittedNow = new Set(candidates.slice(0, emitted).map((sighting) => hashKey(sighting.key)));
+	const remembered = (sighting: Sighting) => emittedNow.has(hashKey(sighting.key)) || kept.has(hashKey(sighting.key));
 	if (cut && [...byKey.values()].some((sighting) => sighting.at === cut.at && remembered(sighting))) {
 		while (candidates[emitted]?.at === cut.at) emitted++;
 		floor = cut.at;
 	}
 	const emit = candidates.slice(0, emitted);
-	const waiting = candidates[emitted];
-	const readAbove = reading.startPage > 0;
-	let limit = reading.serverNow - LOOKBACK_MS;
-	if (waiting) limit = Math.min(limit, waiting.at - 1);
-	if (readAbove && reading.topAt !== undefined) limit = Math.min(limit, reading.topAt - 1);
-	const nextSince = Math.max(since, floor, reading.steady ? limit : since);
-
-	const keep = new Set<string>();
-	const read = new Map([...byKey.values()].map((sighting) => [hashKey(sighting.key), sighting.at]));
-	for (const hash of [...seen, ...emit.map((sighting) => hashKey(sighting.key))]) {
-		const at = read.get(hash);
-		if (at !== undefined ? at > nextSince : readAbove || !reading.steady) keep.add(hash);
-	}
+	const nextSince = Math.max(settled(candidates[emitted]), floor);
+	const keep = stillSeen([...kept, ...emit.map((sighting) => hashKey(sighting.key))], read, nextSince, reading);
 	const next: WatchState = { v: STATE_VERSION, watch: state.watch, since: new Date(nextSince).toISOString(), seen: [...keep].join('') };
-	if (readAbove) next.page = waiting ? reading.startPage : Math.max(0, reading.startPage - Math.ceil(SEEN_MAX / 100));
+	if (readAbove) next.page = candidates[emitted] ? reading.startPage : Math.max(0, reading.startPage - Math.ceil(SEEN_MAX / 100));
 	if (!next.page) delete next.page;
 	return { emit, next };
 }

@@ -1,0 +1,161 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { freshTenant } from '../harness/crm';
+import { useWorld } from '../harness/world';
+
+/**
+ * How the trigger polls, on the New Contact event (contacts are quick to make in bulk through the control API):
+ * manual mode, errors that must leave the stored position alone, a damaged or foreign state, bursts over several
+ * pages, the room of `seen`, and n8n 2.x's poll budget. Each test works in a tenant of its own.
+ */
+
+const world = useWorld();
+
+type Tenant = Awaited<ReturnType<typeof freshTenant>>;
+
+const EVENT = { event: 'newContact' };
+const LIST = '/crm';
+
+beforeAll(async () => {
+	await world().control('POST', '/__sandbox/clock/set', { now: '2027-03-01T06:00:00Z' });
+});
+
+/**
+ * Contacts made at once, createdAt each `stepMs` after the previous one and ending now, after the clock moved on
+ * by their span (so all of them are after any earlier activation); their IDs, oldest first.
+ */
+async function contacts(tenant: Tenant, count: number, prefix: string, stepMs = 10): Promise<string[]> {
+	const span = Math.ceil((count * stepMs) / 1000) + 1;
+	const now = Date.parse((await world().control('POST', '/__sandbox/clock/advance', { seconds: span }) as { now: string }).now);
+	const rows = Array.from({ length: count }, (_, i) => ({ email: `${prefix}${i}@example.com`, createdAt: new Date(now - (count - 1 - i) * stepMs).toISOString() }));
+	return ((await world().control('POST', '/__sandbox/crm-contacts', { companyId: tenant.companyId, contacts: rows })) as { ids: string[] }).ids;
+}
+
+async function activated(tenant: Tenant): Promise<IDataObject> {
+	const first = await world().poll(EVENT, world().pat(tenant.token));
+	expect(first.items).toBeNull();
+	return first.staticData;
+}
+
+const ids = (items: IDataObject[] | null) => (items ?? []).map((item) => item.id);
+
+describe('Scheduling Platform Trigger: manual mode', () => {
+	test('Fetch Test Event returns the newest record and leaves the stored state as it was', async () => {
+		const tenant = await freshTenant(world());
+		const state = await activated(tenant);
+		const [, newest] = await contacts(tenant, 2, 'manual');
+		const manual = await world().poll(EVENT, world().pat(tenant.token), { state, mode: 'manual' });
+		expect(ids(manual.items)).toEqual([newest]);
+		expect(manual.staticData).toEqual(state);
+	});
+
+	test('with nothing to show it fails with a sentence saying what to do', async () => {
+		const tenant = await freshTenant(world());
+		const manual = await world().poll({ event: 'dealWon' }, world().pat(tenant.token), { mode: 'manual' });
+		expect(manual.error?.message).toBe('No won deal to show yet');
+		expect(manual.error?.description).toContain('Make one (or loosen the filters) and fetch again');
+		expect(manual.staticData).toEqual({});
+	});
+});
+
+describe('Scheduling Platform Trigger: errors leave the stored position alone', () => {
+	const cases: Array<[string, IDataObject]> = [
+		['a 500', { status: 500, body: { statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' } }],
+		['a 429 whose Retry-After is longer than the node waits', { status: 429, retryAfter: '120', body: { statusCode: 429, message: 'Too Many Requests', error: 'Too Many Requests' } }],
+		['a dropped connection, three times (every try of the read)', { drop: true, times: 3 }],
+	];
+
+	test.each(cases)('%s: nothing is emitted, the state is unchanged, and the next poll delivers what this one missed', async (_name, fault) => {
+		const tenant = await freshTenant(world());
+		const state = await activated(tenant);
+		const made = await contacts(tenant, 3, 'error');
+		await world().control('POST', '/__sandbox/faults', { method: 'GET', path: LIST, ...fault });
+		const failed = await world().poll(EVENT, world().pat(tenant.token), { state });
+		expect(failed.error).toBeDefined();
+		expect(failed.items).toBeNull();
+		expect(failed.staticData).toEqual(state);
+		const next = await world().poll(EVENT, world().pat(tenant.token), { state: failed.staticData });
+		expect(ids(next.items)).toEqual(made);
+	});
+
+	test('an error on the second page of a burst: nothing of the first page is emitted either', async () => {
+		const tenant = await freshTenant(world());
+		const state = await activated(tenant);
+		const made = await contacts(tenant, 130, 'mid');
+		await world().control('POST', '/__sandbox/faults', { method: 'GET', path: LIST, after: 1, status: 500, body: { statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' } });
+		const failed = await world().poll(EVENT, world().pat(tenant.token), { state });
+		expect(failed.error?.message).toContain('(HTTP 500)');
+		expect(failed.staticData).toEqual(state);
+		const next = await world().poll(EVENT, world().pat(tenant.token), { state });
+		expect(ids(next.items)).toEqual(made);
+	});
+});
+
+describe('Scheduling Platform Trigger: stored state', () => {
+	test('a damaged state starts again from now, emits nothing, and says so in the log', async () => {
+		const tenant = await freshTenant(world());
+		await contacts(tenant, 2, 'damaged');
+		const outcome = await world().poll(EVENT, world().pat(tenant.token), { state: { state: { v: 1, since: 'yesterday', seen: '' } } });
+		expect(outcome.items).toBeNull();
+		expect(outcome.logs).toEqual([expect.objectContaining({ level: 'warn', message: expect.stringContaining('stored position could not be read') })]);
+		expect((outcome.staticData.state as IDataObject).v).toBe(1);
+	});
+
+	test('a state of another event or other filters starts again from now (logged), so changing a filter never floods the workflow', async () => {
+		const tenant = await freshTenant(world());
+		const state = await activated(tenant);
+		await contacts(tenant, 2, 'filters');
+		const outcome = await world().poll({ event: 'newDeal' }, world().pat(tenant.token), { state });
+		expect(outcome.items).toBeNull();
+		expect(outcome.logs).toEqual([expect.objectContaining({ level: 'info', message: expect.stringContaining('event or filters changed') })]);
+	});
+});
+
+describe('Scheduling Platform Trigger: bursts', () => {
+	test('250 new contacts: read over three pages, emitted oldest first up to the room of 150, the rest after the lookback window', async () => {
+		const tenant = await freshTenant(world());
+		const state = await activated(tenant);
+		const made = await contacts(tenant, 250, 'burst');
+		await world().clearRequests();
+		const first = await world().poll(EVENT, world().pat(tenant.token), { state });
+		const pages = (await world().requests()).map((request) => request.query);
+		expect(pages).toEqual([1, 2, 3].map((page) => `sortBy=createdAt&sortOrder=DESC&page=${page}&limit=100`));
+		expect(ids(first.items)).toEqual(made.slice(0, 150));
+		expect(JSON.stringify(first.staticData).length).toBeLessThan(2048);
+		const soon = await world().poll(EVENT, world().pat(tenant.token), { state: first.staticData });
+		expect(soon.items).toBeNull();
+		await world().control('POST', '/__sandbox/clock/advance', { seconds: 61 });
+		const later = await world().poll(EVENT, world().pat(tenant.token), { state: soon.staticData });
+		expect(ids(later.items)).toEqual(made.slice(150));
+	});
+
+	test('a poll budget too short for the backlog: nothing is emitted, the next poll starts at the next unread page, nothing is lost', async () => {
+		const tenant = await freshTenant(world());
+		let state = await activated(tenant);
+		const made = await contacts(tenant, 250, 'budget', 1000);
+		await world().control('POST', '/__sandbox/clock/advance', { seconds: 120 });
+		const cut = await world().poll(EVENT, world().pat(tenant.token), { state, budgetMs: 1 });
+		expect(cut.items).toBeNull();
+		expect((cut.staticData.state as IDataObject).page).toBe(1);
+		expect(cut.logs).toEqual([expect.objectContaining({ level: 'info', message: expect.stringContaining('reads on at the next poll') })]);
+		state = cut.staticData;
+		const emitted: unknown[] = [];
+		for (let poll = 0; poll < 10 && emitted.length < made.length; poll++) {
+			await world().control('POST', '/__sandbox/clock/advance', { seconds: 61 });
+			const next = await world().poll(EVENT, world().pat(tenant.token), { state });
+			emitted.push(...ids(next.items));
+			state = next.staticData;
+		}
+		expect(emitted).toEqual(made);
+	});
+
+	test('more than 150 contacts of one same moment come out whole, once', async () => {
+		const tenant = await freshTenant(world());
+		const state = await activated(tenant);
+		const made = await contacts(tenant, 180, 'moment', 0);
+		const first = await world().poll(EVENT, world().pat(tenant.token), { state });
+		expect([...ids(first.items)].sort()).toEqual([...made].sort());
+		const again = await world().poll(EVENT, world().pat(tenant.token), { state: first.staticData });
+		expect(again.items).toBeNull();
+	});
+});
