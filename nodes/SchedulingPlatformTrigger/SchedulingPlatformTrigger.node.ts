@@ -97,6 +97,6 @@ export class SchedulingPlatformTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const event = this.getNodeParameter('event') as string;
-		return await pollEvent(this, event, events[event]);
+		return await pollEvent(this, event, events[event], properties);
 	}
 }

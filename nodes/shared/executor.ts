@@ -9,7 +9,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { FileAnswer, FileUpload } from './binary';
 import { downloadedItem, readUpload } from './binary';
-import { InputProblem, inputProblem, isEmpty, typedValue } from './inputChecks';
+import { checkedParameter, InputProblem, inputProblem, isEmpty, propertyOf } from './inputChecks';
 import { inParallel, otherItemsReport, PARALLEL_READS, PARALLEL_WRITES } from './parallel';
 import { fetchMany } from './transport/pagination';
 import { asNodeError } from './transport/errors';
@@ -27,14 +27,6 @@ function sourceOf(source: ParamSource): Exclude<ParamSource, string> {
 	return typeof source === 'string' ? { param: source } : source;
 }
 
-/** The property of a parameter among those shown: "name", or "collection.option". */
-function propertyOf(properties: INodeProperties[], param: string): INodeProperties | undefined {
-	const [top, inner] = param.split('.');
-	const owner = properties.find((p) => p.name === top);
-	if (!inner) return owner;
-	return owner?.options?.find((o): o is INodeProperties => 'name' in o && o.name === inner && 'type' in o);
-}
-
 /** The properties shown for the resource and operation: names repeat across resources, labels must not mix. */
 function shownFor(properties: INodeProperties[], resource: string, operation: string): INodeProperties[] {
 	return properties.filter(({ displayOptions }) => {
@@ -50,12 +42,6 @@ function setPath(target: IDataObject, path: string, value: unknown): void {
 		node = (node[key] ??= {}) as IDataObject;
 	}
 	node[keys[keys.length - 1]] = value as IDataObject[string];
-}
-
-/** The regex validation of the resource locator mode in use (n8n's own `validation` of a mode), if any. */
-function modeValidation(property: INodeProperties, mode: unknown): { regex: string; errorMessage: string } | undefined {
-	const rule = property.modes?.find((candidate) => candidate.name === mode)?.validation?.[0];
-	return rule && 'properties' in rule ? (rule.properties as { regex: string; errorMessage: string }) : undefined;
 }
 
 /** An output item of one input item: its JSON, and its binary data when the answer was a file. */
@@ -94,17 +80,11 @@ class ItemRun {
 		if (this.ctx.getNodeParameter(param, this.itemIndex, null, { rawExpressions: true }) === null) return undefined;
 		const property = propertyOf(this.properties, param);
 		const raw = this.ctx.getNodeParameter(param, this.itemIndex, null, { extractValue: true });
-		const value = this.naming(param, () => typedValue(property, raw));
+		const locator = property?.type === 'resourceLocator' ? (this.ctx.getNodeParameter(param, this.itemIndex, null) as { mode?: string } | null) : null;
+		const { value, problem } = checkedParameter(property, this.label(param), raw, locator?.mode);
+		if (problem) this.refuse(problem, param);
 		if (property?.required && isEmpty(value)) this.refuse(`${this.label(param)} is required`, param);
-		if (property?.type === 'resourceLocator' && !isEmpty(value)) this.checkMode(property, param, String(value));
 		return value;
-	}
-
-	/** The rule's message names the field itself (the editor shows it alone, under the field). */
-	private checkMode(property: INodeProperties, param: string, value: string): void {
-		const locator = this.ctx.getNodeParameter(param, this.itemIndex, null) as { mode?: string } | null;
-		const rule = modeValidation(property, locator?.mode);
-		if (rule && !new RegExp(rule.regex).test(value)) this.refuse(`${rule.errorMessage}; "${value}" is not`, param);
 	}
 
 	value(source: ParamSource): unknown {

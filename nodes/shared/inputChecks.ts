@@ -176,3 +176,35 @@ export function typedValue(property: INodeProperties | undefined, value: unknown
 	if (rule) return rule(value, property);
 	return typeof value === 'string' ? value.trim() : value;
 }
+
+/** The property of a parameter: "name", or "collection.option". */
+export function propertyOf(properties: INodeProperties[], param: string): INodeProperties | undefined {
+	const [top, inner] = param.split('.');
+	const owner = properties.find((p) => p.name === top);
+	if (!inner) return owner;
+	return owner?.options?.find((o): o is INodeProperties => 'name' in o && o.name === inner && 'type' in o);
+}
+
+/** The regex validation of the resource locator mode in use (n8n's own `validation` of a mode), if any. */
+function modeValidation(property: INodeProperties, mode: unknown): { regex: string; errorMessage: string } | undefined {
+	const rule = property.modes?.find((candidate) => candidate.name === mode)?.validation?.[0];
+	return rule && 'properties' in rule ? (rule.properties as { regex: string; errorMessage: string }) : undefined;
+}
+
+/**
+ * A parameter's value as its field's type (`typedValue`) and, for a resource locator, as the validation of the
+ * mode in use allows; or the sentence that refuses it, naming the field (`label`). For a node's items and a
+ * trigger's filters alike.
+ */
+export function checkedParameter(property: INodeProperties | undefined, label: string, raw: unknown, mode?: unknown): { value?: unknown; problem?: string } {
+	let value: unknown;
+	try {
+		value = typedValue(property, raw);
+	} catch (error) {
+		// The type rules throw InputProblem, a sentence about the value.
+		return { problem: `${label} ${(error as Error).message}` };
+	}
+	const rule = property?.type === 'resourceLocator' && !isEmpty(value) ? modeValidation(property, mode) : undefined;
+	if (rule && !new RegExp(rule.regex).test(String(value))) return { problem: `${rule.errorMessage}; "${String(value)}" is not` };
+	return { value };
+}

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { freshTenant } from '../harness/crm';
-import { useWorld } from '../harness/world';
+import { byId, useWorld } from '../harness/world';
 
 /**
  * How the trigger polls, on the New Contact event (contacts are quick to make in bulk through the control API):
@@ -157,5 +157,17 @@ describe('Scheduling Platform Trigger: bursts', () => {
 		expect([...ids(first.items)].sort()).toEqual([...made].sort());
 		const again = await world().poll(EVENT, world().pat(tenant.token), { state: first.staticData });
 		expect(again.items).toBeNull();
+	});
+});
+
+describe('Scheduling Platform Trigger: filters', () => {
+	test('a Host that is not a user ID (here from an expression) is refused before anything is sent, naming the field', async () => {
+		const tenant = await freshTenant(world());
+		await world().clearRequests();
+		const outcome = await world().poll({ event: 'newBooking', bookingFilters: { host: byId('={{ "ada" }}') } }, world().pat(tenant.token));
+		expect(outcome.error?.message).toBe('User ID must be in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc; "ada" is not');
+		expect(outcome.error?.description).toBe('Nothing was read: fix the value of "Host" in the trigger\'s Filters.');
+		expect(await world().requests()).toEqual([]);
+		expect(outcome.staticData).toEqual({});
 	});
 });

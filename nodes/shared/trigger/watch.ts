@@ -1,6 +1,7 @@
-import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { checkedParameter, isEmpty, propertyOf } from '../inputChecks';
 import type { Pagination } from '../transport/pagination';
 import { readPage } from '../transport/pagination';
 import { asNodeError } from '../transport/errors';
@@ -65,11 +66,16 @@ function serverTime(headers: IDataObject): number {
 	return momentOf(headers.date) ?? Date.now();
 }
 
-function filterQuery(ctx: IPollFunctions, event: WatchedEvent): IDataObject {
+/** The event's filters as query parameters, each checked as its field's type (inputChecks.ts) before anything is sent. */
+function filterQuery(ctx: IPollFunctions, event: WatchedEvent, properties: INodeProperties[]): IDataObject {
 	const qs: IDataObject = {};
 	for (const [key, param] of Object.entries(event.filters ?? {})) {
-		const value = ctx.getNodeParameter(param, '', { extractValue: true }) as unknown;
-		if (value !== '' && value !== undefined && value !== null) qs[key] = typeof value === 'string' ? value.trim() : value;
+		const property = propertyOf(properties, param);
+		const label = property?.displayName ?? param;
+		const locator = property?.type === 'resourceLocator' ? (ctx.getNodeParameter(param, null) as { mode?: string } | null) : null;
+		const { value, problem } = checkedParameter(property, label, ctx.getNodeParameter(param, null, { extractValue: true }), locator?.mode);
+		if (problem) throw new NodeOperationError(ctx.getNode(), problem, { description: `Nothing was read: fix the value of "${label}" in the trigger's Filters.` });
+		if (!isEmpty(value)) qs[key] = value as IDataObject[string];
 	}
 	return qs;
 }
@@ -200,8 +206,8 @@ async function startWatching(watch: Watch): Promise<WatchState> {
 }
 
 /** One poll of the trigger: null when nothing is new (n8n then starts no execution). */
-export async function pollEvent(ctx: IPollFunctions, eventName: string, event: WatchedEvent): Promise<INodeExecutionData[][] | null> {
-	const qs = filterQuery(ctx, event);
+export async function pollEvent(ctx: IPollFunctions, eventName: string, event: WatchedEvent, properties: INodeProperties[]): Promise<INodeExecutionData[][] | null> {
+	const qs = filterQuery(ctx, event, properties);
 	const watch: Watch = { ctx, event, qs, id: JSON.stringify([eventName, qs]) };
 	if (ctx.getMode() === 'manual') return await testEvent(watch);
 	const data = ctx.getWorkflowStaticData('node');
