@@ -21,6 +21,11 @@ import { signatureEventOptions, signatureEvents } from './events/signatures';
 
 const events: Record<string, WatchedEvent> = { ...bookingEvents, ...messengerEvents, ...crmEvents, ...signatureEvents };
 
+const eventOptions = [...bookingEventOptions, ...messengerEventOptions, ...crmEventOptions, ...signatureEventOptions];
+
+/** The canvas shows the chosen event's name under the node. */
+const subtitle = `={{ ${JSON.stringify(Object.fromEntries(eventOptions.map((option) => [option.value, option.name])))}[$parameter["event"]] }}`;
+
 const properties: INodeProperties[] = [
 	...authenticationProperties,
 	{
@@ -28,7 +33,7 @@ const properties: INodeProperties[] = [
 		name: 'event',
 		type: 'options',
 		noDataExpression: true,
-		options: [...bookingEventOptions, ...messengerEventOptions, ...crmEventOptions, ...signatureEventOptions],
+		options: eventOptions,
 		default: 'newBooking',
 	},
 	{
@@ -67,7 +72,7 @@ export class SchedulingPlatformTrigger implements INodeType {
 		icon: { light: 'file:../../icons/schedulingPlatform.svg', dark: 'file:../../icons/schedulingPlatform.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["event"]}}',
+		subtitle,
 		description: 'Starts the workflow on new bookings, conversations, messages, contacts, deals and completed signatures of the Scheduling Platform',
 		defaults: { name: 'Scheduling Platform Trigger' },
 		polling: true,
