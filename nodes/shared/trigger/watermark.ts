@@ -128,9 +128,8 @@ function stillSeen(hashes: Iterable<string>, read: Map<string, number>, watermar
  * - The watermark moves to the API's now minus LOOKBACK_MS, but never past a record that waits to be emitted, nor
  *   past the unread pages above a reading that started below the top; it stays when the list changed during the
  *   reading. It moves twice: before emitting (what is settled frees room in `seen`) and after.
- * - Emits the candidates (after the watermark, not seen) while `seen` has room; the rest waits for the next poll.
- * - More than SEEN_MAX records of one same moment cannot all be remembered: that moment is emitted whole and
- *   the watermark moves onto it (a record of that very moment that becomes visible later is then not seen).
+ * - Emits the candidates (after the watermark, not seen): all that are older than the lookback window, and the
+ *   recent ones while `seen` has room; the rest waits for the next poll.
  */
 export function advance(state: WatchState, reading: Reading): { emit: Sighting[]; next: WatchState } {
 	if (!reading.complete) {
@@ -147,21 +146,16 @@ export function advance(state: WatchState, reading: Reading): { emit: Sighting[]
 	const timeLimit = Math.min(reading.serverNow - LOOKBACK_MS, readAbove && reading.topAt !== undefined ? reading.topAt - 1 : Infinity);
 	const settled = (waiting: Sighting | undefined) => (reading.steady ? Math.max(since, Math.min(timeLimit, waiting ? waiting.at - 1 : Infinity)) : since);
 
-	const kept = stillSeen(seen, read, settled(candidates[0]), reading);
-	let emitted = Math.min(candidates.length, SEEN_MAX - kept.size);
-	let floor = since;
-	const cut = candidates[emitted];
-	const emittedNow = new Set(candidates.slice(0, emitted).map((sighting) => hashKey(sighting.key)));
-	const remembered = (sighting: Sighting) => emittedNow.has(hashKey(sighting.key)) || kept.has(hashKey(sighting.key));
-	if (cut && [...byKey.values()].some((sighting) => sighting.at === cut.at && remembered(sighting))) {
-		while (candidates[emitted]?.at === cut.at) emitted++;
-		floor = cut.at;
-	}
+	// Records older than the lookback window (ripe) come out whole: the watermark passes them right after, so they
+	// need no room in `seen`. The room bounds only the recent ones, which may still get late neighbours.
+	let ripe = 0;
+	while (reading.steady && ripe < candidates.length && candidates[ripe].at <= timeLimit) ripe++;
+	const kept = stillSeen(seen, read, settled(candidates[ripe]), reading);
+	const emitted = Math.min(candidates.length, ripe + SEEN_MAX - kept.size);
 	const emit = candidates.slice(0, emitted);
-	const nextSince = Math.max(settled(candidates[emitted]), floor);
+	const nextSince = settled(candidates[emitted]);
 	const keep = stillSeen([...kept, ...emit.map((sighting) => hashKey(sighting.key))], read, nextSince, reading);
 	const next: WatchState = { v: STATE_VERSION, watch: state.watch, since: new Date(nextSince).toISOString(), seen: [...keep].join('') };
-	if (readAbove) next.page = candidates[emitted] ? reading.startPage : Math.max(0, reading.startPage - Math.ceil(SEEN_MAX / 100));
-	if (!next.page) delete next.page;
+	// A complete reading stores no hint: the next poll reads from the top again (a deep start only follows a cut one).
 	return { emit, next };
 }
