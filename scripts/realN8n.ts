@@ -20,6 +20,8 @@ export const N8N_V2 = '2.41.1';
 export const NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatform`;
 export const CRM_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformCrm`;
 export const SIGNATURES_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformSignatures`;
+export const MESSENGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformMessenger`;
+export const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformTrigger`;
 
 export interface RealN8n {
 	version: string;

@@ -1,0 +1,143 @@
+import type { IDataObject } from 'n8n-workflow';
+import { setTimeout as sleep } from 'timers/promises';
+
+import { startSandbox } from '../../sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
+import type { CliRun, RealN8n } from '../../scripts/realN8n';
+import { MESSENGER_NODE_TYPE, N8N_V1, NODE_TYPE, TRIGGER_NODE_TYPE, freePort, importAll, n8n, newUserFolder, realN8n, startN8n } from '../../scripts/realN8n';
+
+/**
+ * The Scheduling Platform Trigger in the real n8n (1.123: trigger-n8n-1.test.ts, 2.41: trigger-n8n-2.test.ts),
+ * installed the README's way, polling the sandbox: two workflows (New Booking, New Conversation) activated while
+ * n8n is stopped (1.x `n8n update:workflow --active=true`, 2.x `n8n publish:workflow`), then `n8n start`. Each workflow writes once per item it gets (the booking's notes, the conversation's label), so the
+ * sandbox's request log counts the items of every execution: the activation's poll must bring none, the poll
+ * after three bookings and one new conversation exactly one each, and later polls nothing more. On 1.x the polls
+ * run every 10 s (a custom cron without "*" in the seconds field, which 1.x accepts) to keep the test short; 2.x
+ * refuses polls more often than once a minute, so there it polls every minute.
+ */
+
+const EVERY_10_S = { item: [{ mode: 'custom', cronExpression: '0,10,20,30,40,50 * * * * *' }] };
+const EVERY_MINUTE = { item: [{ mode: 'everyMinute' }] };
+const CREDENTIAL = { schedulingPlatformPatApi: { id: 'spTriggerPat0001', name: 'PAT' } };
+
+export function triggerSmoke(version: string): void {
+	jest.setTimeout(10 * 60_000);
+	const pollTimes = version === N8N_V1 ? EVERY_10_S : EVERY_MINUTE;
+	const waitMs = version === N8N_V1 ? 90_000 : 150_000;
+
+	let sandbox: Sandbox;
+	let seed: { credentials: { ownerPat: string }; users: { owner: { id: string } } };
+	let host: RealN8n;
+	let userFolder: string;
+	let server: CliRun | undefined;
+
+	function watching(id: string, name: string, event: string, then: IDataObject): object {
+		return {
+			id,
+			name,
+			active: false,
+			settings: {},
+			connections: { Trigger: { main: [[{ node: 'Mark', type: 'main', index: 0 }]] } },
+			nodes: [
+				{ id: `${id}-t`, name: 'Trigger', type: TRIGGER_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: { event, pollTimes }, credentials: CREDENTIAL },
+				{ id: `${id}-m`, name: 'Mark', typeVersion: 1, position: [200, 0], credentials: CREDENTIAL, ...then },
+			],
+		};
+	}
+
+	async function api(method: string, path: string, body?: unknown): Promise<IDataObject> {
+		const answer = await fetch(`${sandbox.url}${path}`, {
+			method,
+			headers: { authorization: `Bearer ${seed.credentials.ownerPat}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await answer.text();
+		if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${text}`);
+		return JSON.parse(text) as IDataObject;
+	}
+
+	async function log(): Promise<Array<{ method: string; path: string; body: IDataObject }>> {
+		return (await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as Array<{ method: string; path: string; body: IDataObject }>;
+	}
+
+	/** The writes of the workflows so far: each is one item of one execution. */
+	async function marks(): Promise<string[]> {
+		return (await log()).filter((request) => request.method === 'PATCH').map((request) => request.path).sort();
+	}
+
+	async function until(what: string, ready: () => Promise<boolean>, timeoutMs = waitMs): Promise<void> {
+		const deadline = Date.now() + timeoutMs;
+		while (!(await ready())) {
+			if (Date.now() > deadline) {
+				server?.child.kill('SIGTERM');
+				const output = await server?.done;
+				throw new Error(`Timed out waiting for ${what}: ${JSON.stringify((await log()).map((r) => `${r.method} ${r.path}`))}\n${output?.stdout.slice(-3000) ?? ''}\n${output?.stderr.slice(-3000) ?? ''}`);
+			}
+			await sleep(500);
+		}
+	}
+
+	beforeAll(async () => {
+		host = realN8n(version);
+		userFolder = newUserFolder('n8n-trigger-');
+		sandbox = await startSandbox();
+		seed = (await (await fetch(`${sandbox.url}/__sandbox/seed`, { method: 'POST' })).json()) as typeof seed;
+	});
+
+	afterAll(async () => {
+		if (server && server.child.exitCode === null) server.child.kill('SIGTERM');
+		await server?.done;
+		await sandbox?.close();
+	});
+
+	test(`n8n ${version} activates the trigger, emits nothing for what was there, then one item per new booking and conversation, once`, async () => {
+		const credentials = [{ id: 'spTriggerPat0001', name: 'PAT', type: 'schedulingPlatformPatApi', data: { baseUrl: sandbox.url, token: seed.credentials.ownerPat } }];
+		const bookings = watching('spTriggerBook001', 'New bookings', 'newBooking', {
+			type: NODE_TYPE,
+			parameters: { resource: 'appointment', operation: 'updateNotes', appointmentId: { __rl: true, mode: 'id', value: '={{ $json.id }}' }, note: 'Seen by the trigger' },
+		});
+		const conversations = watching('spTriggerConv001', 'New conversations', 'newConversation', {
+			type: MESSENGER_NODE_TYPE,
+			parameters: { resource: 'conversation', operation: 'update', conversationId: { __rl: true, mode: 'id', value: '={{ $json.id }}' }, updateFields: { labels: ['seen'] } },
+		});
+		await importAll(host, userFolder, credentials, [bookings, conversations]);
+		for (const id of ['spTriggerBook001', 'spTriggerConv001']) {
+			await n8n(host, userFolder, ...(version === N8N_V1 ? ['update:workflow', `--id=${id}`, '--active=true'] : ['publish:workflow', `--id=${id}`]));
+		}
+		await fetch(`${sandbox.url}/__sandbox/requests`, { method: 'DELETE' });
+
+		server = await startN8n(host, userFolder, ['start'], 0, { N8N_PORT: String(await freePort()), N8N_LISTEN_ADDRESS: '127.0.0.1' });
+		// The poll at activation: one list request per trigger, nothing emitted.
+		await until('the activation polls', async () => {
+			const paths = (await log()).map((request) => request.path);
+			return paths.includes('/v4/appointment/paginated') && paths.includes('/v4/messenger/conversations');
+		});
+
+		const [meetingType] = (await api('GET', '/v4/meeting-type')) as unknown as IDataObject[];
+		const from = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+		const to = new Date(Date.now() + 8 * 86_400_000).toISOString().slice(0, 10);
+		const slots = await api('GET', `/v4/booking-availability?meetingTypeId=${String(meetingType.id)}&start=${from}&end=${to}&hostIds=${seed.users.owner.id}`);
+		const starts = (slots.dates as Array<{ spots: Array<{ startTime: string }> }>).flatMap((day) => day.spots.map((spot) => spot.startTime)).slice(0, 3);
+		const booked: string[] = [];
+		for (const [i, start] of starts.entries()) {
+			const attendee = { email: `trigger${i}@example.com`, firstname: 'Tri', lastname: `Gger ${i}`, receiveReminders: true, notes: {} };
+			booked.push(String((await api('POST', '/v4/booking', { meetingTypeId: meetingType.id, start, hostIds: [seed.users.owner.id], attendee })).appointmentId));
+		}
+		const inbound = (await (await fetch(`${sandbox.url}/__sandbox/messenger/inbound`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ phone: '+4915790001234', text: 'Hello from a new lead' }),
+		})).json()) as { conversation: { id: string } };
+		expect(await marks()).toEqual([]);
+
+		const expected = [...booked.map((id) => `/v4/appointment/${id}/notes`), `/v4/messenger/conversations/${inbound.conversation.id}`].sort();
+		await until('one write per new record', async () => (await marks()).length >= expected.length);
+		// More polls of each trigger (two on 1.x, one on 2.x): nothing is repeated.
+		const polls = async () => (await log()).filter((request) => request.path === '/v4/appointment/paginated').length;
+		const after = await polls();
+		await until('more polls', async () => (await polls()) >= after + (version === N8N_V1 ? 2 : 1));
+		expect(await marks()).toEqual(expected);
+		const written = (await log()).filter((request) => request.method === 'PATCH' && request.path.endsWith('/notes')).map((request) => request.body);
+		expect(written).toEqual(booked.map(() => ({ note: 'Seen by the trigger' })));
+	});
+}
