@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { seedMessenger } from './messenger';
 import { resetState, SandboxState } from './state';
-import { Company, NewMeetingType, NewUser, Store, User } from './store';
+import { Company, NewMeetingType, NewUser, Stage, Store, User } from './store';
 
 export interface Seed {
 	url: string;
@@ -9,7 +10,7 @@ export interface Seed {
 	credentials: { ownerPat: string; memberPat: string; apiKey: string };
 }
 
-/** Resets, then fills the sandbox with two companies, three users, their meeting types and credentials, message templates and Acme's demo conversations. */
+/** Resets, then fills the sandbox with two companies, three users, their meeting types and credentials, message templates, Acme's demo conversations and its Sales pipeline. */
 export function seed(state: SandboxState): Seed {
 	resetState(state);
 	const { store } = state;
@@ -26,6 +27,7 @@ export function seed(state: SandboxState): Seed {
 		{ name: 'Consultation', description: 'Paid consultation.', duration: 45, channel: 'jitsi' },
 	]);
 	seedMessenger(store, acme.id, true);
+	seedPipeline(store, acme.id);
 	seedMessenger(store, other.id, false);
 	return {
 		url: state.url,
@@ -43,4 +45,13 @@ function demoUser(store: Store, company: Company, input: NewUser, extras: NewMee
 	const { user, availability } = store.createUser(company, input);
 	for (const meetingInfo of extras) store.createMeetingType(user, { meetingInfo, availabilityId: availability.id });
 	return user;
+}
+
+/** Acme's default sales pipeline, for deals made in the demo (the examples put new bookings into it). */
+function seedPipeline(store: Store, companyId: string): void {
+	const now = store.clock.iso();
+	const id = randomUUID();
+	const stage = (name: string, order: number, color: string, isWon = false, isLost = false): Stage => ({ id: randomUUID(), pipelineId: id, name, color, order, isWon, isLost, winProbability: null, rottingDays: null });
+	const stages = [stage('New', 0, '#3b82f6'), stage('Qualified', 1, '#8b5cf6'), stage('Proposal', 2, '#f59e0b'), stage('Won', 3, '#10b981', true), stage('Lost', 4, '#ef4444', false, true)];
+	store.pipelines.set(id, { id, companyId, name: 'Sales', isDefault: true, stages, createdAt: now, updatedAt: now });
 }

@@ -1,9 +1,12 @@
+import { readFileSync } from 'fs';
 import type { IDataObject } from 'n8n-workflow';
+import { join } from 'path';
 import { setTimeout as sleep } from 'timers/promises';
 
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
 import type { CliRun, RealN8n } from '../../scripts/realN8n';
+import { PACKAGE_DIR } from '../harness/packageDir';
 import { MESSENGER_NODE_TYPE, N8N_V1, NODE_TYPE, TRIGGER_NODE_TYPE, freePort, importAll, n8n, newUserFolder, realN8n, startN8n } from '../../scripts/realN8n';
 
 /**
@@ -77,6 +80,21 @@ export function triggerSmoke(version: string): void {
 		}
 	}
 
+	/** The first open slots of the owner's first meeting type in the coming week. */
+	async function openSlots(count: number): Promise<string[]> {
+		const [meetingType] = (await api('GET', '/v4/meeting-type')) as unknown as IDataObject[];
+		const from = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+		const to = new Date(Date.now() + 8 * 86_400_000).toISOString().slice(0, 10);
+		const slots = await api('GET', `/v4/booking-availability?meetingTypeId=${String(meetingType.id)}&start=${from}&end=${to}&hostIds=${seed.users.owner.id}`);
+		return (slots.dates as Array<{ spots: Array<{ startTime: string }> }>).flatMap((day) => day.spots.map((spot) => spot.startTime)).slice(0, count);
+	}
+
+	/** A message from a phone, as the messenger channel delivers it (a new phone opens a conversation). */
+	async function inboundFrom(phone: string, text: string, contactName?: string): Promise<{ conversation: { id: string } }> {
+		const answer = await fetch(`${sandbox.url}/__sandbox/messenger/inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ phone, text, contactName }) });
+		return (await answer.json()) as { conversation: { id: string } };
+	}
+
 	beforeAll(async () => {
 		host = realN8n(version);
 		userFolder = newUserFolder('n8n-trigger-');
@@ -114,20 +132,13 @@ export function triggerSmoke(version: string): void {
 		});
 
 		const [meetingType] = (await api('GET', '/v4/meeting-type')) as unknown as IDataObject[];
-		const from = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-		const to = new Date(Date.now() + 8 * 86_400_000).toISOString().slice(0, 10);
-		const slots = await api('GET', `/v4/booking-availability?meetingTypeId=${String(meetingType.id)}&start=${from}&end=${to}&hostIds=${seed.users.owner.id}`);
-		const starts = (slots.dates as Array<{ spots: Array<{ startTime: string }> }>).flatMap((day) => day.spots.map((spot) => spot.startTime)).slice(0, 3);
+		const starts = await openSlots(3);
 		const booked: string[] = [];
 		for (const [i, start] of starts.entries()) {
 			const attendee = { email: `trigger${i}@example.com`, firstname: 'Tri', lastname: `Gger ${i}`, receiveReminders: true, notes: {} };
 			booked.push(String((await api('POST', '/v4/booking', { meetingTypeId: meetingType.id, start, hostIds: [seed.users.owner.id], attendee })).appointmentId));
 		}
-		const inbound = (await (await fetch(`${sandbox.url}/__sandbox/messenger/inbound`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ phone: '+4915790001234', text: 'Hello from a new lead' }),
-		})).json()) as { conversation: { id: string } };
+		const inbound = await inboundFrom('+4915790001234', 'Hello from a new lead');
 		expect(await marks()).toEqual([]);
 
 		const expected = [...booked.map((id) => `/v4/appointment/${id}/notes`), `/v4/messenger/conversations/${inbound.conversation.id}`].sort();
@@ -139,5 +150,66 @@ export function triggerSmoke(version: string): void {
 		expect(await marks()).toEqual(expected);
 		const written = (await log()).filter((request) => request.method === 'PATCH' && request.path.endsWith('/notes')).map((request) => request.body);
 		expect(written).toEqual(booked.map(() => ({ note: 'Seen by the trigger' })));
+	});
+
+	/** An example workflow of examples/ as `npm start` imports it, polling as this suite polls. */
+	function example(file: string): IDataObject {
+		const workflow = JSON.parse(readFileSync(join(PACKAGE_DIR, 'examples', file), 'utf8')) as { nodes: IDataObject[] };
+		for (const node of workflow.nodes) if (node.type === TRIGGER_NODE_TYPE) (node.parameters as IDataObject).pollTimes = pollTimes;
+		return workflow as unknown as IDataObject;
+	}
+
+	const examplesTest = version === N8N_V1 ? test : test.skip;
+	examplesTest(`n8n ${version} runs the trigger examples when activated: a booking becomes a contact, a deal and a template message; each new conversation is labelled and logged`, async () => {
+		if (server && server.child.exitCode === null) server.child.kill('SIGTERM');
+		await server?.done;
+		userFolder = newUserFolder('n8n-trigger-examples-');
+		await fetch(`${sandbox.url}/__sandbox/seed`, { method: 'POST' }).then(async (answer) => (seed = (await answer.json()) as typeof seed));
+		const credentials = [{ id: 'spDemoOwnerPat01', name: 'Demo Token (Ada Admin)', type: 'schedulingPlatformPatApi', data: { baseUrl: sandbox.url, token: seed.credentials.ownerPat } }];
+		await importAll(host, userFolder, credentials, [example('new-booking-to-crm-deal.json'), example('new-conversation-to-crm.json')]);
+		for (const id of ['spExampleDeal001', 'spExampleConv001']) await n8n(host, userFolder, 'update:workflow', `--id=${id}`, '--active=true');
+		await fetch(`${sandbox.url}/__sandbox/requests`, { method: 'DELETE' });
+		server = await startN8n(host, userFolder, ['start'], 0, { N8N_PORT: String(await freePort()), N8N_LISTEN_ADDRESS: '127.0.0.1' });
+		await until('the activation polls', async () => {
+			const paths = (await log()).map((request) => request.path);
+			return paths.includes('/v4/appointment/paginated') && paths.includes('/v4/messenger/conversations');
+		});
+
+		const [start] = await openSlots(1);
+		const attendee = { email: 'lena.lead@example.com', firstname: 'Lena', lastname: 'Lead', phone: '+4915790005555', receiveReminders: true, notes: {} };
+		const [meetingType] = (await api('GET', '/v4/meeting-type')) as unknown as IDataObject[];
+		await api('POST', '/v4/booking', { meetingTypeId: meetingType.id, start, hostIds: [seed.users.owner.id], attendee });
+		const { conversation } = await inboundFrom('+4915790006666', 'Do you have time next week?', 'Nora Newcomer');
+
+		// The examples' writes (not this test's booking). The template message to the attendee's phone opens a
+		// conversation too, so the conversation example runs twice: for Nora's message and for that one.
+		const writes = async () =>
+			(await log()).filter((request) => request.method !== 'GET' && request.path !== '/v4/booking').map((request) => ({ method: request.method, path: request.path, body: request.body }));
+		await until('the examples\' writes', async () => (await writes()).length >= 8);
+		const polls = async () => (await log()).filter((request) => request.path === '/v4/appointment/paginated').length;
+		const after = await polls();
+		await until('two more polls', async () => (await polls()) >= after + 2);
+		const done = await writes();
+		const conversations = (await api('GET', '/v4/messenger/conversations?sortBy=createdAt&sortOrder=desc&limit=2')).conversations as IDataObject[];
+		const opened = conversations.find((other) => other.phone === attendee.phone)!;
+		expect(done.map((write) => `${write.method} ${write.path}`).sort()).toEqual(
+			[
+				`PATCH /v4/messenger/conversations/${conversation.id}`,
+				`PATCH /v4/messenger/conversations/${String(opened.id)}`,
+				'POST /crm',
+				'POST /crm',
+				'POST /crm/communications',
+				'POST /crm/communications',
+				'POST /crm/deals',
+				'POST /v4/messenger/messages',
+			].sort(),
+		);
+		const bodies = (path: string) => done.filter((write) => write.path === path).map((write) => write.body);
+		expect(bodies(`/v4/messenger/conversations/${conversation.id}`)).toEqual([{ labels: ['new'] }]);
+		expect(bodies('/crm')).toEqual(expect.arrayContaining([{ phoneNumber: '+4915790006666', firstName: 'Nora', lastName: 'Newcomer' }, expect.objectContaining({ phoneNumber: attendee.phone })]));
+		expect(bodies('/crm/communications')).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'messenger', direction: 'inbound', body: 'Do you have time next week?' })]));
+		const body = (path: string) => bodies(path)[0];
+		expect(body('/crm/deals')).toEqual(expect.objectContaining({ name: `${String((meetingType.meetingInfo as IDataObject).name)} with Lena Lead`, contactId: expect.any(String) }));
+		expect(body('/v4/messenger/messages')).toEqual(expect.objectContaining({ phone: '+4915790005555', type: 'template', template: expect.objectContaining({ name: 'appointment_reminder', language: 'en' }) }));
 	});
 }
