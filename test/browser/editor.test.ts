@@ -73,8 +73,12 @@ async function searchNodes(text: string): Promise<Locator> {
 async function addSchedulingAction(action: string, credentialId: string, actionsShot?: string): Promise<void> {
 	await searchNodes('scheduling');
 	await page.getByTestId('node-creator-item-name').getByText('Scheduling Platform', { exact: true }).click();
+	// On an empty canvas n8n lists the node's trigger events first ("On new booking", ...), its actions folded below.
+	await page.getByText('On new booking', { exact: true }).waitFor();
+	const item = page.getByText(action, { exact: true });
+	if (!(await item.isVisible())) await page.getByText(/^Actions \(\d+\)$/).click();
 	if (actionsShot) await shot(actionsShot);
-	await page.getByText(action, { exact: true }).click();
+	await item.click();
 	await page.getByTestId('ndv').waitFor();
 	await page.getByTestId('node-credentials-select').click();
 	await page.getByTestId(`node-credentials-select-item-${credentialId}`).click();
@@ -119,6 +123,16 @@ const EXAMPLES = [
 	{ id: 'spExampleHost001', lastNode: 'Booking Page Link', shows: /email=first\.client%40client\.example/, writes: ['POST /v4/user', 'POST /availability', 'POST /v4/meeting-type'] },
 	{ id: 'spExampleReply01', lastNode: 'Send Welcome Template', shows: 'queued', writes: ['POST /v4/messenger/messages'] },
 	{ id: 'spExampleSign001', lastNode: 'Check Status', shows: 'pending', writes: ['POST /v4/signatures'] },
+	// The trigger examples, executed from the editor, take the newest event (Fetch Test Event): the booking made by the
+	// first example (its contact exists already, so Create or Update writes nothing; no phone, so no template), and
+	// the conversation the reply example's template opened.
+	{ id: 'spExampleDeal001', lastNode: 'Deal', shows: /with Ada Lovelace/, writes: ['POST /crm/deals'] },
+	{
+		id: 'spExampleConv001',
+		lastNode: 'Log Communication',
+		shows: 'messenger',
+		writes: [expect.stringMatching(/^PATCH \/v4\/messenger\/conversations\/[0-9a-f-]{36}$/), 'POST /crm', 'POST /crm/communications'],
+	},
 ];
 
 test.each(EXAMPLES)('example workflow $id runs from the editor and shows its output', async ({ id, lastNode, shows, writes }) => {
@@ -284,5 +298,36 @@ test('a list that fails shows its fix in the popup: a member\'s token cannot lis
 	await popupText.waitFor();
 	await shot('15-list-error');
 	await page.keyboard.press('Escape');
+	await closeNode();
+});
+
+test('the trigger from an empty canvas: its events are listed as n8n lists triggers; On new booking fetches the newest booking as a test event', async () => {
+	await searchNodes('scheduling');
+	await page.getByTestId('node-creator-item-name').getByText('Scheduling Platform', { exact: true }).click();
+	await page.getByText('On new booking', { exact: true }).waitFor();
+	await shot('16-trigger-events');
+	await page.getByText('On new booking', { exact: true }).click();
+	await page.getByTestId('ndv').waitFor();
+	await page.getByTestId('node-credentials-select').click();
+	await page.getByTestId('node-credentials-select-item-spDemoOwnerPat01').click();
+	// A booking made on the booking page (the API, as the owner) is the newest one.
+	const [meetingType] = (await ownerApi('/v4/meeting-type')) as Array<{ id: string; userId: string }>;
+	const day = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+	const slots = (await ownerApi(`/v4/booking-availability?meetingTypeId=${meetingType.id}&hostIds=${meetingType.userId}&start=${day(2)}&end=${day(9)}`)) as { dates: Array<{ spots: Array<{ startTime: string }> }> };
+	const attendee = { email: 'tess.trigger@client.example', firstname: 'Tess', lastname: 'Trigger', receiveReminders: true, notes: {} };
+	const booked = await fetch(`${demo.sandbox.url}/v4/booking`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${demo.seed.credentials.ownerPat}`, 'content-type': 'application/json' },
+		body: JSON.stringify({ meetingTypeId: meetingType.id, start: slots.dates.at(-1)!.spots.at(-1)!.startTime, hostIds: [meetingType.userId], attendee }),
+	});
+	const { appointmentId } = (await booked.json()) as { appointmentId: string };
+	await clearRequests();
+	await page.getByTestId('node-execute-button').click();
+	const output = page.getByTestId('output-panel');
+	await output.getByText(appointmentId).first().waitFor();
+	await shot('17-trigger-test-event');
+	expect((await sandboxRequests()).map((request) => `${request.method} ${request.path}?${request.query}`)).toEqual([
+		'GET /v4/appointment/paginated?sortBy=appointment.createdAt&sortDirection=DESC&page=0&pageSize=100',
+	]);
 	await closeNode();
 });
