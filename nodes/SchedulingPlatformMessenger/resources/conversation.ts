@@ -45,7 +45,8 @@ export const conversationOperations: ResourceDefinitions = {
 
 const show = (operation: string[]) => ({ show: { resource: ['conversation'], operation } });
 
-const statusField: INodeProperties = {
+/** A conversation's status (also a filter of the trigger's conversation events). */
+export const statusField: INodeProperties = {
 	displayName: 'Status',
 	name: 'status',
 	type: 'options',

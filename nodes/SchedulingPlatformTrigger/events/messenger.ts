@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { WatchedEvent } from '../../shared/trigger/watch';
+import { statusField } from '../../SchedulingPlatformMessenger/resources/conversation';
 import { CONVERSATIONS_PATH, CONVERSATION_PATH } from '../../SchedulingPlatformMessenger/resources/paths';
 
 /**
@@ -58,17 +59,7 @@ export const messengerFilterProperties: INodeProperties[] = [
 				placeholder: 'e.g. lead',
 				description: 'Only conversations with this label',
 			},
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				options: [
-					{ name: 'Open', value: 'open' },
-					{ name: 'Done', value: 'done' },
-				],
-				default: 'open',
-				description: 'Only conversations in this status',
-			},
+			{ ...statusField, description: 'Only conversations in this status' },
 		],
 	},
 ];
