@@ -215,3 +215,21 @@ describe('Scheduling Platform Trigger: CRM and signature events', () => {
 		]);
 	});
 });
+
+describe('Scheduling Platform Trigger: Platform API key', () => {
+	test('without a user to act for the activation fails and stores nothing; with Act As User every poll acts for that user', async () => {
+		// A key minted now: the seed's key has expired on the clock of this file (2027-03-01).
+		const { key } = await world().mintApiKey();
+		await world().clearRequests();
+		const refused = await world().poll({ event: 'newContact' }, world().apiKey('', key));
+		expect(refused.error?.message).toBe('This operation needs a user to act for');
+		expect(refused.staticData).toEqual({});
+		expect(await world().requests()).toEqual([]);
+		const owner = world().seed.users.owner.id;
+		const acting = await world().poll({ event: 'newContact', actAsUser: byId(owner) }, world().apiKey('', key));
+		expect(acting.error).toBeUndefined();
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: '/crm', query: 'sortBy=createdAt&sortOrder=DESC&page=1&limit=100', headers: world().keyHeaders(owner, false, key), body: null },
+		]);
+	});
+});
