@@ -35,7 +35,7 @@ interface Page {
 	body: IDataObject;
 }
 
-export function pageQuery(style: PaginationStyle, index: number, size: number, cursor: unknown, cursorParam = 'cursor'): IDataObject {
+function pageQuery(style: PaginationStyle, index: number, size: number, cursor: unknown, cursorParam = 'cursor'): IDataObject {
 	switch (style) {
 		case 'offset':
 			return { limit: size, offset: index };
@@ -69,20 +69,21 @@ async function fetchPage(ctx: ApiContext, itemIndex: number, request: ApiRequest
 	return pageOf(await apiRequest(ctx, itemIndex, { ...request, qs: { ...request.qs, ...qs } }), pagination);
 }
 
-/** One page of a list by its position (page index, or offset for the offset style), with the answer's headers. */
+/** One page of a list by its index (0 first; the cursor of the page before for the cursor style), with the answer's headers. */
 export async function readPage(
 	ctx: ApiContext,
 	request: ApiRequest,
 	pagination: Pagination,
-	position: number,
+	pageIndex: number,
 	cursor?: unknown,
 ): Promise<Page & { headers: IDataObject; more: boolean }> {
 	const size = pagination.maxPageSize ?? MAX_PAGE_SIZE;
+	const position = pagination.style === 'offset' ? pageIndex * size : pageIndex;
 	const qs = { ...request.qs, ...pageQuery(pagination.style, position, size, cursor, pagination.cursorParam) };
 	const { body, headers } = (await apiRequest(ctx, 0, { ...request, qs, fullAnswer: true })) as FullAnswer;
 	const page = pageOf(body, pagination);
 	const collected = pagination.style === 'offset' ? position + page.items.length : (position + 1) * size;
-	return { ...page, headers, more: hasMore(pagination.style, page, size, collected, position) };
+	return { ...page, headers, more: hasMore(pagination.style, page, size, collected, pageIndex) };
 }
 
 /** Fetches items until the limit (undefined: all) is reached or the API has no more. */

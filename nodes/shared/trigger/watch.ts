@@ -135,8 +135,7 @@ async function readSince(watch: Watch, state: WatchState, startPage: number): Pr
 	let complete = false;
 	let pages = 0;
 	for (let index = startPage; pages < MAX_PAGES && (pages === 0 || Date.now() < deadline); index++) {
-		const position = pagination.style === 'offset' ? index * 100 : index;
-		const page = await readPage(watch.ctx, request, pagination, position);
+		const page = await readPage(watch.ctx, request, pagination, index);
 		if (pages++ === 0) {
 			serverNow = serverTime(page.headers);
 			topAt = startPage > 0 ? sortMoment(watch.event, page.items[0] ?? {}) : undefined;
@@ -186,7 +185,7 @@ async function fullRecord(watch: Watch, record: IDataObject): Promise<IDataObjec
 async function testEvent(watch: Watch): Promise<INodeExecutionData[][]> {
 	const { pagination } = watch.event.list;
 	for (let index = 0; index < TEST_PAGES; index++) {
-		const page = await readPage(watch.ctx, listRequest(watch), pagination, pagination.style === 'offset' ? index * 100 : index);
+		const page = await readPage(watch.ctx, listRequest(watch), pagination, index);
 		for (const parent of page.items) {
 			const [newest] = sightingsOf(watch, await eventsWithin(watch, parent, undefined, 1)).sort((a, b) => b.at - a.at);
 			if (newest) return [(await fullRecords(watch, [newest.record])).map((json) => ({ json }))];
