@@ -275,14 +275,15 @@ export class World {
 	 * polled), as an active workflow (mode trigger) or as Fetch Test Event (manual). Output and errors are scanned for secrets.
 	 */
 	async poll(parameters: IDataObject, credential: CredentialRef, options: { state?: IDataObject; mode?: 'trigger' | 'manual'; budgetMs?: number } = {}): Promise<PollOutcome> {
-		const node = await this.nodeWith(parameters, credential, TRIGGER_NODE_TYPE);
+		const node = await this.nodeWith(parameters, credential);
 		const outcome = await runPoll({ ...node, name: 'Scheduling Platform Trigger' }, options.state ?? {}, options);
 		assertNoSecret(serialise(outcome));
 		return outcome;
 	}
 
-	/** The node under test: the node of its resource (nodeTypeOf), or the given type. */
-	private async nodeWith(parameters: IDataObject, credential: CredentialRef, type = nodeTypeOf(parameters.resource)): Promise<INode> {
+	/** The node under test: the trigger for an Event, else the node of its resource (nodeTypeOf). */
+	private async nodeWith(parameters: IDataObject, credential: CredentialRef): Promise<INode> {
+		const type = parameters.event === undefined ? nodeTypeOf(parameters.resource) : TRIGGER_NODE_TYPE;
 		const engine = await getEngine();
 		const credentialId = `cred-${++this.credentialCounter}`;
 		await engine.credentialsHelper.save(credentialId, credential.type, credential.data);

@@ -233,3 +233,14 @@ describe('Scheduling Platform Trigger: Platform API key', () => {
 		]);
 	});
 });
+
+describe('Scheduling Platform Trigger: lists of the filters', () => {
+	test('Meeting Type, Host and Pipeline lists load through the trigger as in the action nodes', async () => {
+		const meetingTypes = await world().listSearch('searchMeetingTypes', { event: 'newBooking' }, world().pat());
+		expect(meetingTypes.result?.results.map((option) => option.name)).toEqual(expect.arrayContaining(['Product Demo']));
+		const hosts = await world().listSearch('searchUsers', { event: 'newBooking' }, world().pat());
+		expect(hosts.result?.results.map((option) => option.value)).toEqual(expect.arrayContaining([world().seed.users.owner.id]));
+		const pipelines = await world().listSearch('searchPipelines', { event: 'newDeal' }, world().pat());
+		expect(pipelines.result?.results.map((option) => option.name)).toEqual(expect.arrayContaining([expect.stringContaining('Sales')]));
+	});
+});
