@@ -8,6 +8,7 @@ import crmContact from './contract/crmContact.json';
 import crmCompanies from './contract/crmCompanies.json';
 import crmSettings from './contract/crmSettings.json';
 import deals from './contract/deals.json';
+import invoicing from './contract/invoicing.json';
 import messenger from './contract/messenger.json';
 import notes from './contract/notes.json';
 import pipelines from './contract/pipelines.json';
@@ -33,8 +34,11 @@ export interface Schema {
 	maximum?: number;
 	minLength?: number;
 	maxLength?: number;
+	minItems?: number;
 	maxItems?: number;
 	pattern?: string;
+	/** Decimal places a number may have at most (money: 2). */
+	'x-decimals'?: number;
 }
 
 export interface Parameter {
@@ -99,6 +103,7 @@ const contract: Contract = [
 	communications,
 	signatures,
 	messenger,
+	invoicing,
 ].reduce<Contract>(
 	(whole, part: Part) => ({
 		...whole,

@@ -2,6 +2,7 @@ import { Schema } from './contract';
 import { addContacts, addParent, ParentKind } from './crmParents';
 import { apiError } from './errors';
 import { NewFault } from './faults';
+import { tenantOf } from './invoicing';
 import { deliverInbound } from './messenger';
 import { RateLimitConfig } from './rateLimit';
 import { actAsSigner } from './groups/signatures';
@@ -181,6 +182,12 @@ const routes: ControlRoute[] = [
 		path: /^\/signatures\/([^/]+)\/(sign|decline)$/,
 		body: object(['email'], { email: { type: 'string', format: 'email' } }),
 		run: (state, body, [id, action]) => actAsSigner(state.store, id, body.email as string, action as 'sign' | 'decline'),
+	},
+	{
+		// The mails the invoicing group "sent" (documents and reminders) for a company: nothing is delivered.
+		method: 'GET',
+		path: /^\/invoicing\/([^/]+)\/outbox$/,
+		run: (state, _body, [companyId]) => tenantOf(state.store, found(state.store.companies, companyId, 'Company').id).outbox,
 	},
 	{
 		method: 'POST',

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { seedInvoicing } from './invoicing';
 import { seedMessenger } from './messenger';
 import { resetState, SandboxState } from './state';
 import { Company, NewMeetingType, NewUser, Stage, Store, User } from './store';
@@ -10,7 +11,7 @@ export interface Seed {
 	credentials: { ownerPat: string; memberPat: string; apiKey: string };
 }
 
-/** Resets, then fills the sandbox with two companies, three users, their meeting types and credentials, message templates, Acme's demo conversations and its Sales pipeline. */
+/** Resets, then fills the sandbox with two companies, three users, their meeting types and credentials, message templates, Acme's demo conversations, its Sales pipeline and its invoicing settings and products. */
 export function seed(state: SandboxState): Seed {
 	resetState(state);
 	const { store } = state;
@@ -28,6 +29,7 @@ export function seed(state: SandboxState): Seed {
 	]);
 	seedMessenger(store, acme.id, true);
 	seedPipeline(store, acme.id);
+	seedInvoicing(store, acme.id);
 	seedMessenger(store, other.id, false);
 	return {
 		url: state.url,

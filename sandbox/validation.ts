@@ -24,7 +24,12 @@ const FORMATS: Record<string, Check> = {
 	'date-time': [isIsoDate, 'must be a valid ISO 8601 date string'],
 	'iana-timezone': [isTimeZone, 'must be a valid IANA time zone'],
 	uri: [isWebAddress, 'must be a URL address'],
+	date: [isCalendarDate, 'must be a valid ISO 8601 date string (YYYY-MM-DD)'],
+	currency: [(value) => typeof value === 'string' && CURRENCIES.has(value), 'must be a valid ISO 4217 currency code'],
 };
+
+/** The ISO 4217 codes the runtime knows (invoicing's `currency`). */
+const CURRENCIES = new Set((Intl as unknown as { supportedValuesOf(key: 'currency'): string[] }).supportedValuesOf('currency'));
 
 /** Checks query and body against the operation; answers 400 listing every failed constraint. */
 export function validateRequest(operation: Operation, search: URLSearchParams, body: unknown): { query: Fields; body: Fields } {
@@ -116,11 +121,18 @@ function violations(schema: Schema, value: unknown): string[] {
 	if (schema.enum) checks.push([(v) => schema.enum!.includes(v), `must be one of the following values: ${schema.enum.join(', ')}`]);
 	if (schema.minLength !== undefined) checks.push(minLength(schema.minLength));
 	if (schema.maxLength !== undefined) checks.push([(v) => typeof v === 'string' && v.length <= schema.maxLength!, `must be shorter than or equal to ${schema.maxLength} characters`]);
+	if (schema.minItems !== undefined) checks.push([(v) => Array.isArray(v) && v.length >= schema.minItems!, `must contain at least ${schema.minItems} elements`]);
 	if (schema.maxItems !== undefined) checks.push([(v) => Array.isArray(v) && v.length <= schema.maxItems!, `must contain no more than ${schema.maxItems} elements`]);
 	if (schema.pattern) checks.push([(v) => typeof v === 'string' && new RegExp(schema.pattern!).test(v), `must match /${schema.pattern}/ regular expression`]);
+	if (schema['x-decimals'] !== undefined) checks.push(decimals(schema['x-decimals']));
 	if (schema.maximum !== undefined) checks.push([(v) => typeof v === 'number' && v <= schema.maximum!, `must not be greater than ${schema.maximum}`]);
 	if (schema.minimum !== undefined) checks.push([(v) => typeof v === 'number' && v >= schema.minimum!, `must not be less than ${schema.minimum}`]);
 	return checks.filter(([passes]) => !passes(value)).map(([, message]) => message);
+}
+
+/** At most `places` decimal places (money: 2), as class-validator's IsNumber({ maxDecimalPlaces }). */
+function decimals(places: number): Check {
+	return [(value) => typeof value !== 'number' || Number.isInteger(Math.round(value * 10 ** places * 1e6) / 1e6), `must have no more than ${places} decimal places`];
 }
 
 /** `minLength: 1` reads as class-validator's IsNotEmpty: '', null and undefined fail it. */
@@ -153,6 +165,13 @@ function convert(schema: Schema, value: string): unknown {
 	if (schema.type === 'integer' || schema.type === 'number') return Number(value);
 	if (schema.type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
 	return value;
+}
+
+/** A real calendar day, `YYYY-MM-DD` (2026-02-30 is not one). */
+function isCalendarDate(value: unknown): boolean {
+	if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+	const moment = new Date(`${value}T00:00:00Z`);
+	return !Number.isNaN(moment.getTime()) && moment.toISOString().startsWith(value);
 }
 
 function isIsoDate(value: unknown): boolean {

@@ -9,7 +9,7 @@ import { apiRequest } from '../shared/transport/request';
  * per call, the next page number as the pagination token.
  */
 
-interface PageList {
+export interface PageList {
 	path: string;
 	itemsKey: string;
 	/** The query parameter the API searches with; none: the filter is applied to each page here. */
@@ -19,7 +19,7 @@ interface PageList {
 	option: (item: IDataObject) => INodePropertyOptions;
 }
 
-async function searchPage(ctx: ILoadOptionsFunctions, list: PageList, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+export async function searchPage(ctx: ILoadOptionsFunctions, list: PageList, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const page = Number(paginationToken ?? 1);
 	const qs: IDataObject = { page, limit: MAX_PAGE_SIZE, ...list.query };
 	if (filter && list.searchParam) qs[list.searchParam] = filter;

@@ -8,8 +8,9 @@ import { searchActingUsers, searchUsers } from '../shared/listSearch';
 import type { WatchedEvent } from '../shared/trigger/watch';
 import { pollEvent } from '../shared/trigger/watch';
 import { searchMeetingTypes } from '../SchedulingPlatform/listSearch';
-import { searchPipelines } from '../SchedulingPlatformCrm/listSearch';
+import { searchContacts, searchPipelines } from '../SchedulingPlatformCrm/listSearch';
 import { crmEventOptions, crmEvents, crmFilterProperties } from './events/crm';
+import { invoicingEventOptions, invoicingEvents, invoicingFilterProperties } from './events/invoicing';
 import { messengerEventOptions, messengerEvents, messengerFilterProperties } from './events/messenger';
 import { bookingEventOptions, bookingEvents, bookingFilterProperties } from './events/scheduling';
 import { signatureEventOptions, signatureEvents } from './events/signatures';
@@ -19,9 +20,9 @@ import { signatureEventOptions, signatureEvents } from './events/signatures';
  * poll reads and what counts as new: nodes/shared/trigger/ (watch.ts, watermark.ts); what each event reads: events/.
  */
 
-const events: Record<string, WatchedEvent> = { ...bookingEvents, ...messengerEvents, ...crmEvents, ...signatureEvents };
+const events: Record<string, WatchedEvent> = { ...bookingEvents, ...messengerEvents, ...crmEvents, ...signatureEvents, ...invoicingEvents };
 
-const eventOptions = [...bookingEventOptions, ...messengerEventOptions, ...crmEventOptions, ...signatureEventOptions];
+const eventOptions = [...bookingEventOptions, ...messengerEventOptions, ...crmEventOptions, ...signatureEventOptions, ...invoicingEventOptions];
 
 /** The canvas shows the chosen event's name under the node. */
 const subtitle = `={{ ${JSON.stringify(Object.fromEntries(eventOptions.map((option) => [option.value, option.name])))}[$parameter["event"]] }}`;
@@ -46,6 +47,7 @@ const properties: INodeProperties[] = [
 	...bookingFilterProperties,
 	...messengerFilterProperties,
 	...crmFilterProperties,
+	...invoicingFilterProperties,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -73,7 +75,7 @@ export class SchedulingPlatformTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle,
-		description: 'Starts the workflow on new bookings, conversations, messages, contacts, deals and completed signatures of the Scheduling Platform',
+		description: 'Starts the workflow on new bookings, conversations, messages, contacts, deals, completed signatures, paid or overdue invoices and accepted offers of the Scheduling Platform',
 		defaults: { name: 'Scheduling Platform Trigger' },
 		polling: true,
 		inputs: [],
@@ -97,7 +99,7 @@ export class SchedulingPlatformTrigger implements INodeType {
 
 	methods = {
 		credentialTest: { schedulingPlatformCredentialTest: testSchedulingPlatformCredential },
-		listSearch: forTheEditor({ searchActingUsers, searchUsers, searchMeetingTypes, searchPipelines }),
+		listSearch: forTheEditor({ searchActingUsers, searchUsers, searchMeetingTypes, searchPipelines, searchContacts }),
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

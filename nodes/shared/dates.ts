@@ -84,3 +84,14 @@ export function endAfterStart(
 	const ok = inclusiveEnd ? Date.parse(end) >= Date.parse(start) : Date.parse(end) > Date.parse(start);
 	return ok ? undefined : `${labels[1]} (${end}) must be later than ${labels[0]} (${start})`;
 }
+
+/**
+ * A calendar day, `YYYY-MM-DD`, as the API wants date-only fields (issue and due dates, billing run dates): the
+ * date as written, so the picker's 2026-03-09T00:00:00 and an expression's 2026-03-09T23:30:00+01:00 are both the
+ * 9th. The field's type rule has already refused days that do not exist.
+ */
+export const calendarDay: Converter = (value) => {
+	const text = value instanceof Date ? value.toISOString() : String(value).trim();
+	if (!/^\d{4}-\d{2}-\d{2}([T ].*)?$/.test(text)) throw new InputProblem(`must be a date such as 2026-03-09, not "${text}"`);
+	return text.slice(0, 10);
+};

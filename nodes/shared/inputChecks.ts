@@ -16,7 +16,7 @@ import { isUuid } from './transport/credentialChecks';
  */
 export class InputProblem extends Error {}
 
-export type InputCheck = 'email' | 'timezone' | 'uuid' | 'required' | 'phone' | 'url' | { maxLength: number };
+export type InputCheck = 'email' | 'timezone' | 'uuid' | 'required' | 'phone' | 'url' | 'currency' | { maxLength: number };
 
 /** Local part and domain of an email: no empty dot-separated parts (so no "..", no leading or trailing dot). */
 const EMAIL = /^[^\s@.]+(\.[^\s@.]+)*@([\p{L}\p{N}](-*[\p{L}\p{N}])*\.)+\p{L}[\p{L}\p{N}-]*[\p{L}\p{N}]$/iu;
@@ -61,6 +61,9 @@ export function isTimezone(value: string): boolean {
 
 export const TIMEZONE_FORM = 'an IANA time zone such as Europe/Berlin or America/New_York';
 
+/** The ISO 4217 currency codes the runtime knows (Intl), upper case. */
+const CURRENCIES = new Set((Intl as unknown as { supportedValuesOf(key: 'currency'): string[] }).supportedValuesOf('currency'));
+
 const CHECKS: Record<Exclude<InputCheck, object>, (value: string) => string | undefined> = {
 	required: (value) => (value.trim() === '' ? 'is required' : undefined),
 	email: (value) => (EMAIL.test(value) ? undefined : `must be an email address such as jane@example.com; "${value}" is not`),
@@ -68,6 +71,7 @@ const CHECKS: Record<Exclude<InputCheck, object>, (value: string) => string | un
 	uuid: (value) => (isUuid(value) ? undefined : `must be an ID in UUID form, such as ${UUID_EXAMPLE}; "${value}" is not`),
 	phone: (value) => (E164.test(value) ? undefined : 'must be a phone number in E.164 form: + and country code, digits only, such as +4915112345678'),
 	url: (value) => (isWebAddress(value) ? undefined : 'must be a web address starting with https:// or http://'),
+	currency: (value) => (CURRENCIES.has(value) ? undefined : `must be an ISO 4217 currency code in capitals, such as EUR, USD or CHF; "${value}" is not`),
 };
 
 /** The problem of a named check with this value, or undefined. Empty values pass every check but 'required'. */

@@ -1,10 +1,12 @@
 import { Group } from '../handler';
+import { accountingExport } from './accountingExport';
 import { appointments } from './appointments';
 import { attendees } from './attendees';
 import { availability } from './availability';
 import { availabilityExceptions } from './availabilityExceptions';
 import { booking } from './booking';
 import { bookingAvailability } from './bookingAvailability';
+import { billingRuns } from './billingRuns';
 import { bookingLinks } from './bookingLinks';
 import { calendarConnections } from './calendarConnections';
 import { communications } from './communications';
@@ -14,10 +16,14 @@ import { deals } from './deals';
 import { contacts } from './contacts';
 import { dataFields } from './dataFields';
 import { handoff } from './handoff';
+import { invoiceDocuments } from './invoiceDocuments';
+import { invoiceProducts } from './invoiceProducts';
+import { invoiceSettings } from './invoiceSettings';
 import { meetingTypes } from './meetingTypes';
 import { messenger } from './messenger';
 import { notes } from './notes';
 import { personalPage } from './personalPage';
+import { recurringInvoices } from './recurringInvoices';
 import { signatures } from './signatures';
 import { tasks } from './tasks';
 import { pipelines } from './pipelines';
@@ -48,4 +54,10 @@ export const handlers: Group = {
 	...dataFields,
 	...signatures,
 	...messenger,
+	...invoiceDocuments,
+	...invoiceProducts,
+	...invoiceSettings,
+	...recurringInvoices,
+	...billingRuns,
+	...accountingExport,
 };

@@ -48,6 +48,7 @@ export const CRM_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformCrm`;
 export const SIGNATURES_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformSignatures`;
 export const MESSENGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformMessenger`;
 export const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformTrigger`;
+export const INVOICING_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformInvoicing`;
 export const ITEMS_NODE_TYPE = 'harness.items';
 
 /** A file to attach to an input item as binary data: read from `path`, as n8n's Read File node would. */

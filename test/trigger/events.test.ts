@@ -244,3 +244,50 @@ describe('Scheduling Platform Trigger: lists of the filters', () => {
 		expect(pipelines.result?.results.map((option) => option.name)).toEqual(expect.arrayContaining([expect.stringContaining('Sales')]));
 	});
 });
+
+describe('Scheduling Platform Trigger: invoicing events', () => {
+	const SELLER = { companyName: 'Fresh Ltd.', addressLine1: 'Main Street 1', zip: '10115', city: 'Berlin', country: 'DE', vatId: 'DE999999999' };
+	const DOCUMENTS = '/invoicing/documents';
+
+	test('Invoice Paid, Offer Accepted (by statusChangedAt) and Invoice Overdue (by overdueSince, with the Contact filter): designed sorts', async () => {
+		const tenant = await freshTenant(world());
+		await call(tenant, 'PATCH', '/invoicing/settings', SELLER);
+		const contactId = await crmParent(world(), 'contact', 'payer@example.com', tenant.companyId);
+		const document = async (type: string, paymentTermsDays: number, send: boolean) => {
+			const created = await call(tenant, 'POST', DOCUMENTS, { type, contactId, paymentTermsDays, lineItems: [{ description: 'Work', quantity: 1, unitPrice: 100 }] });
+			await call(tenant, 'POST', `${DOCUMENTS}/${String(created.id)}/finalise`);
+			if (send) await call(tenant, 'POST', `${DOCUMENTS}/${String(created.id)}/send`, {});
+			return await call(tenant, 'GET', `${DOCUMENTS}/${String(created.id)}`);
+		};
+
+		const invoice = await document('invoice', 14, true);
+		const { items: paid } = await watch(
+			tenant,
+			{ event: 'invoicePaid' },
+			async () => {
+				await call(tenant, 'POST', `${DOCUMENTS}/${String(invoice.id)}/payments`, { amount: 119 });
+				return [invoice];
+			},
+			(t) => [get(t, DOCUMENTS, 'type=invoice&status=paid&sortBy=statusChangedAt&sortOrder=DESC&page=1&limit=100')],
+		);
+		expect(paid[0]).toMatchObject({ status: 'paid', amountDue: 0 });
+
+		const offer = await document('offer', 30, false);
+		await watch(tenant, { event: 'offerAccepted' }, async () => {
+			await call(tenant, 'POST', `${DOCUMENTS}/${String(offer.id)}/convert`);
+			return [offer];
+		}, (t) => [get(t, DOCUMENTS, 'type=offer&status=accepted&sortBy=statusChangedAt&sortOrder=DESC&page=1&limit=100')]);
+
+		const late = await document('invoice', 0, true);
+		const { items: overdue } = await watch(
+			tenant,
+			{ event: 'invoiceOverdue', invoiceFilters: { contact: byId(contactId) } },
+			async () => {
+				await world().control('POST', '/__sandbox/clock/advance', { seconds: 86_400 });
+				return [late];
+			},
+			(t) => [get(t, DOCUMENTS, `type=invoice&status=overdue&sortBy=overdueSince&sortOrder=DESC&contactId=${contactId}&page=1&limit=100`)],
+		);
+		expect(overdue[0]).toMatchObject({ status: 'overdue', dueDate: '2027-03-01', overdueSince: '2027-03-02T00:00:00.000Z' });
+	});
+});

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { byName } from '../../shared/fields';
 import { getManyFields } from '../../shared/getMany';
 import { dateTime } from '../../shared/dates';
 import type { ResourceDefinitions } from '../../shared/types';
@@ -175,7 +176,7 @@ export const communicationProperties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions: show(['update']),
-		options: [bodyField, directionField, ...detailFields, occurredAtField, typeField].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		options: byName([bodyField, directionField, ...detailFields, occurredAtField, typeField]),
 	},
 	...getManyFields('communication'),
 ];

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { byName } from '../../shared/fields';
 import { getManyFields } from '../../shared/getMany';
 import { dateTime } from '../../shared/dates';
 import { userLocator } from '../../shared/locators';
@@ -164,7 +165,7 @@ export const taskProperties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions: show(['update']),
-		options: [...taskFields, titleField].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		options: byName([...taskFields, titleField]),
 	},
 	{
 		displayName: 'Days Ahead',

@@ -1,0 +1,99 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { calendarDay } from '../../shared/dates';
+import { getManyFields } from '../../shared/getMany';
+import type { OperationCall, ResourceDefinitions } from '../../shared/types';
+import { billingRunLocator } from '../locators';
+
+/**
+ * Billing Run (api-reference §6 Billing runs, designed): bills every active schedule due by the run date, once
+ * per period (a second run for the same date bills nothing). Start can put out one item per invoice made, so
+ * Finalise and Send can follow directly; with nothing billed it puts out no item and the chain stops.
+ */
+
+const RUNS = '/invoicing/billing-runs';
+
+/** The run, or one item per invoice it made (`documentId`, the run's id and date). */
+function runOutput(answer: unknown, call: OperationCall): IDataObject[] {
+	const run = answer as IDataObject;
+	if (call.values.output !== 'documents') return [run];
+	return ((run.createdDocumentIds ?? []) as string[]).map((documentId) => ({ documentId, billingRunId: run.id, runDate: run.runDate, dryRun: run.dryRun }));
+}
+
+export const billingRunOperations: ResourceDefinitions = {
+	get: { method: 'GET', path: `${RUNS}/{id}`, pathParams: { id: 'billingRunId' } },
+	getAll: { method: 'GET', path: RUNS, pagination: { style: 'page1', itemsKey: 'billingRuns' } },
+	start: {
+		method: 'POST',
+		path: RUNS,
+		body: {
+			runDate: { param: 'runOptions.runDate', convert: calendarDay },
+			recurringIds: { param: 'runOptions.recurringIds', convert: (ids) => ((ids as string[]).length ? ids : undefined) },
+			dryRun: 'runOptions.dryRun',
+		},
+		values: { output: 'output' },
+		output: runOutput,
+	},
+};
+
+const show = (operation: string[]) => ({ show: { resource: ['billingRun'], operation } });
+
+export const billingRunProperties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['billingRun'] } },
+		options: [
+			{ name: 'Get', value: 'get', description: 'Get a billing run', action: 'Get a billing run' },
+			{ name: 'Get Many', value: 'getAll', description: 'List billing runs, newest first', action: 'Get many billing runs' },
+			{ name: 'Start', value: 'start', description: 'Bill the recurring invoices that are due', action: 'Start a billing run' },
+		],
+		default: 'start',
+	},
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		options: [
+			{ name: 'Billing Run', value: 'run', description: 'One item: the run with its created, skipped and failed schedules' },
+			{ name: 'One Item per Created Invoice', value: 'documents', description: 'Its document ID, to finalise or send next; none when nothing was billed' },
+		],
+		default: 'run',
+		displayOptions: show(['start']),
+		description: 'What the node puts out',
+	},
+	{
+		displayName: 'Run Options',
+		name: 'runOptions',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: show(['start']),
+		options: [
+			{ displayName: 'Dry Run', name: 'dryRun', type: 'boolean', default: false, description: 'Whether to only list what would be billed (plannedDocuments), changing nothing' },
+			{
+				displayName: 'Recurring Invoice Names or IDs',
+				name: 'recurringIds',
+				type: 'multiOptions',
+				typeOptions: { loadOptionsMethod: 'getRecurringInvoices' },
+				default: [],
+				description:
+					'Bill only these schedules (default: all active ones). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			{ displayName: 'Run Date', name: 'runDate', type: 'dateTime', default: '', description: 'Bill the periods due by this day (empty: today; not later than today)' },
+		],
+	},
+	{
+		displayName: 'Billing Run',
+		name: 'billingRunId',
+		type: 'resourceLocator',
+		required: true,
+		default: { mode: 'list', value: '' },
+		displayOptions: show(['get']),
+		description: 'The billing run to get',
+		...billingRunLocator,
+	},
+	...getManyFields('billingRun'),
+];

@@ -1,0 +1,383 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { calendarDay, dateTime } from '../../shared/dates';
+import { InputProblem, inputProblem } from '../../shared/inputChecks';
+import { getManyFields } from '../../shared/getMany';
+import type { OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
+import { companyLocator, contactLocator, dealLocator, locatorField } from '../../SchedulingPlatformCrm/locators';
+import { lineItemsProperties, lineItemsSource } from '../lines';
+import { documentLocator } from '../locators';
+
+/**
+ * Document (api-reference §6 Documents, designed): offers and invoices from draft to paid. Drafts change;
+ * Finalise numbers them; Send, Record Payment, Send Dunning, Cancel and Convert follow the API's status rules
+ * (its 409 answers name the status). Download PDF and Download E-Invoice put the file into a binary field.
+ * Send Dunning reads the invoice first and sends nothing when its last reminder is younger than the wait the
+ * node is given, so a dunning sweep run twice does not remind twice.
+ */
+
+const DOCUMENTS = '/invoicing/documents';
+const DOCUMENT = `${DOCUMENTS}/{id}`;
+const documentId = { id: 'documentId' };
+
+/** The fields Create and Update share, from a collection (additionalFields or updateFields). */
+function documentFields(group: string): Record<string, ParamSource> {
+	return {
+		currency: { param: `${group}.currency`, check: 'currency' },
+		issueDate: { param: `${group}.issueDate`, convert: calendarDay },
+		dueDate: { param: `${group}.dueDate`, convert: calendarDay },
+		paymentTermsDays: `${group}.paymentTermsDays`,
+		introText: { param: `${group}.introText`, check: { maxLength: 5000 } },
+		closingText: { param: `${group}.closingText`, check: { maxLength: 5000 } },
+		dealId: `${group}.dealId`,
+		crmCompanyId: `${group}.crmCompanyId`,
+	};
+}
+
+/** Due Date and Payment Terms say the same thing: one of them. */
+function oneDueRule(request: OperationCall['request']): string | undefined {
+	const body = request.body!;
+	return body.dueDate !== undefined && body.paymentTermsDays !== undefined ? 'Give either Due Date or Payment Terms (Days), not both' : undefined;
+}
+
+/** Days between two ISO moments, whole days rounded down. */
+const daysSince = (moment: string, now: number) => Math.floor((now - Date.parse(moment)) / 86_400_000);
+
+/**
+ * Send Dunning: the invoice is read first; a reminder younger than Minimum Days Between Reminders is not sent
+ * again (the item comes out with `skipped` and why), so a sweep that runs twice sends one reminder.
+ */
+async function dunOnce(call: OperationCall): Promise<IDataObject[]> {
+	const id = String(call.request.pathParams!.id);
+	const waitDays = Number(call.values.minimumDays ?? 0);
+	const document = (await call.send({ method: 'GET', path: `${DOCUMENTS}/{id}`, pathParams: { id } })) as IDataObject;
+	const last = typeof document.lastDunningAt === 'string' ? document.lastDunningAt : undefined;
+	if (last && waitDays > 0 && daysSince(last, Date.now()) < waitDays) {
+		const reason = `Reminder ${String(document.dunningLevel)} was sent on ${last.slice(0, 10)}, less than ${waitDays} days ago`;
+		return [{ documentId: id, number: document.number ?? null, dunningLevel: document.dunningLevel, skipped: true, reason }];
+	}
+	return [(await call.send(call.request)) as IDataObject];
+}
+
+const file = (kind: 'pdf' | 'xml') => ({
+	param: 'outputBinaryPropertyName',
+	accept: kind === 'pdf' ? 'application/pdf, application/json' : 'application/xml, application/json',
+	mimeType: kind === 'pdf' ? 'application/pdf' : 'application/xml',
+	fallbackName: ({ pathParams }: { pathParams: Record<string, string> }) => `${pathParams.id}.${kind}`,
+	json: ({ pathParams, qs }: { pathParams: Record<string, string>; qs: IDataObject }): IDataObject => ({ documentId: pathParams.id, ...(qs.format ? { format: qs.format } : {}) }),
+});
+
+export const documentOperations: ResourceDefinitions = {
+	cancel: { method: 'POST', path: `${DOCUMENT}/cancel`, pathParams: documentId, body: { reason: { param: 'reason', check: { maxLength: 1000 } } } },
+	convert: { method: 'POST', path: `${DOCUMENT}/convert`, pathParams: documentId },
+	create: {
+		method: 'POST',
+		path: DOCUMENTS,
+		body: { type: 'type', contactId: { param: 'contactId', check: 'required' }, lineItems: lineItemsSource, ...documentFields('additionalFields') },
+		check: oneDueRule,
+	},
+	delete: { method: 'DELETE', path: DOCUMENT, pathParams: documentId },
+	deletePayment: { method: 'DELETE', path: `${DOCUMENT}/payments/{paymentId}`, pathParams: { ...documentId, paymentId: { param: 'paymentId', check: 'required' } } },
+	downloadEInvoice: { method: 'GET', path: `${DOCUMENT}/e-invoice`, pathParams: documentId, query: { format: 'eInvoiceFormat' }, download: file('xml') },
+	downloadPdf: { method: 'GET', path: `${DOCUMENT}/pdf`, pathParams: documentId, download: file('pdf') },
+	finalise: { method: 'POST', path: `${DOCUMENT}/finalise`, pathParams: documentId },
+	get: { method: 'GET', path: DOCUMENT, pathParams: documentId },
+	getAll: {
+		method: 'GET',
+		path: DOCUMENTS,
+		query: {
+			type: 'filters.type',
+			status: 'filters.status',
+			contactId: 'filters.contactId',
+			from: { param: 'filters.from', convert: calendarDay },
+			to: { param: 'filters.to', convert: calendarDay },
+		},
+		pagination: { style: 'page1', itemsKey: 'documents' },
+	},
+	getPayments: { method: 'GET', path: `${DOCUMENT}/payments`, pathParams: documentId },
+	recordPayment: {
+		method: 'POST',
+		path: `${DOCUMENT}/payments`,
+		pathParams: documentId,
+		body: {
+			amount: 'amount',
+			paidAt: { param: 'paymentFields.paidAt', convert: dateTime() },
+			method: 'paymentFields.method',
+			reference: { param: 'paymentFields.reference', check: { maxLength: 200 } },
+		},
+	},
+	send: {
+		method: 'POST',
+		path: `${DOCUMENT}/send`,
+		pathParams: documentId,
+		body: {
+			to: { param: 'sendOptions.to', check: 'email' },
+			cc: { param: 'sendOptions.cc', convert: emailList },
+			subject: { param: 'sendOptions.subject', check: { maxLength: 200 } },
+			message: { param: 'sendOptions.message', check: { maxLength: 5000 } },
+			attachEInvoice: 'sendOptions.attachEInvoice',
+		},
+	},
+	sendDunning: {
+		method: 'POST',
+		path: `${DOCUMENT}/dunning`,
+		pathParams: documentId,
+		body: { message: { param: 'dunningOptions.message', check: { maxLength: 5000 } }, fee: 'dunningOptions.fee' },
+		values: { minimumDays: 'minimumDaysBetweenReminders' },
+		perform: dunOnce,
+	},
+	update: {
+		method: 'PATCH',
+		path: DOCUMENT,
+		pathParams: documentId,
+		body: { contactId: 'updateFields.contactId', lineItems: lineItemsSource, ...documentFields('updateFields') },
+		check: oneDueRule,
+	},
+};
+
+/** CC: email addresses separated by commas, each checked. */
+function emailList(value: unknown): string[] {
+	const addresses = String(value)
+		.split(',')
+		.map((address) => address.trim())
+		.filter(Boolean);
+	const problem = addresses.map((address) => inputProblem('email', address)).find(Boolean);
+	if (problem) throw new InputProblem(`must hold email addresses separated by commas; each ${problem}`);
+	if (addresses.length > 10) throw new InputProblem(`may name at most 10 addresses; it names ${addresses.length}`);
+	return addresses;
+}
+
+const show = (operation: string[]) => ({ show: { resource: ['document'], operation } });
+
+const TYPES = [
+	{ name: 'Invoice', value: 'invoice' },
+	{ name: 'Offer', value: 'offer' },
+];
+
+const STATUSES = [
+	{ name: 'Accepted (Offers)', value: 'accepted' },
+	{ name: 'Cancelled', value: 'cancelled' },
+	{ name: 'Declined (Offers)', value: 'declined' },
+	{ name: 'Draft', value: 'draft' },
+	{ name: 'Expired (Offers)', value: 'expired' },
+	{ name: 'Finalised', value: 'finalised' },
+	{ name: 'Overdue (Invoices)', value: 'overdue', description: 'Sent, not fully paid, past the due date' },
+	{ name: 'Paid', value: 'paid' },
+	{ name: 'Partially Paid', value: 'partially_paid' },
+	{ name: 'Sent', value: 'sent' },
+];
+
+const PAYMENT_METHODS = [
+	{ name: 'Bank Transfer', value: 'bank_transfer' },
+	{ name: 'Card', value: 'card' },
+	{ name: 'Cash', value: 'cash' },
+	{ name: 'Other', value: 'other' },
+	{ name: 'PayPal', value: 'paypal' },
+];
+
+/** The options of Create's Additional Fields and Update's Update Fields. */
+function documentOptions(): INodeProperties[] {
+	return [
+		locatorField('CRM Company', 'crmCompanyId', 'The CRM company the document is addressed to (its name is printed as the buyer)', companyLocator),
+		{ displayName: 'Closing Text', name: 'closingText', type: 'string', typeOptions: { rows: 3 }, default: '', description: 'Text printed below the totals' },
+		{ displayName: 'Currency', name: 'currency', type: 'string', default: '', placeholder: 'e.g. EUR', description: 'ISO 4217 code (empty: the settings\' currency)' },
+		locatorField('Deal', 'dealId', 'The CRM deal the document belongs to', dealLocator),
+		{ displayName: 'Due Date', name: 'dueDate', type: 'dateTime', default: '', description: 'When payment is due (an offer: valid until). Or Payment Terms (Days), not both.' },
+		{ displayName: 'Intro Text', name: 'introText', type: 'string', typeOptions: { rows: 3 }, default: '', description: 'Text printed above the lines' },
+		{ displayName: 'Issue Date', name: 'issueDate', type: 'dateTime', default: '', description: 'The document\'s date (empty: the day it is finalised)' },
+		{
+			displayName: 'Payment Terms (Days)',
+			name: 'paymentTermsDays',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 365, numberPrecision: 0 },
+			default: 14,
+			description: 'Days from the issue date to the due date (without this or Due Date: the settings\' terms)',
+		},
+	];
+}
+
+export const documentProperties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['document'] } },
+		options: [
+			{ name: 'Cancel', value: 'cancel', description: 'Cancel an unpaid invoice (it keeps its number) or decline an offer', action: 'Cancel a document' },
+			{ name: 'Convert Offer to Invoice', value: 'convert', description: 'Make an invoice draft from an offer; the offer becomes accepted', action: 'Convert an offer to an invoice' },
+			{ name: 'Create', value: 'create', description: 'Create an offer or invoice draft', action: 'Create a document' },
+			{ name: 'Delete', value: 'delete', description: 'Delete a draft', action: 'Delete a draft document' },
+			{ name: 'Delete Payment', value: 'deletePayment', description: 'Remove a payment recorded by mistake', action: 'Delete a payment of an invoice' },
+			{ name: 'Download E-Invoice', value: 'downloadEInvoice', description: 'Download the XRechnung or ZUGFeRD XML of an invoice', action: 'Download the electronic invoice XML of an invoice' },
+			{ name: 'Download PDF', value: 'downloadPdf', description: 'Download the PDF of a document', action: 'Download the PDF of a document' },
+			{ name: 'Finalise', value: 'finalise', description: 'Number a draft and freeze it', action: 'Finalise a document' },
+			{ name: 'Get', value: 'get', description: 'Get an offer or invoice', action: 'Get a document' },
+			{ name: 'Get Many', value: 'getAll', description: 'List offers and invoices', action: 'Get many documents' },
+			{ name: 'Get Payments', value: 'getPayments', description: 'List the payments of an invoice', action: 'Get the payments of an invoice' },
+			{ name: 'Record Payment', value: 'recordPayment', description: 'Record a payment on an invoice', action: 'Record a payment on an invoice' },
+			{ name: 'Send', value: 'send', description: 'Email a finalised document with its PDF', action: 'Send a document' },
+			{ name: 'Send Dunning', value: 'sendDunning', description: 'Send the next payment reminder of an overdue invoice', action: 'Send a dunning reminder for an invoice' },
+			{ name: 'Update', value: 'update', description: 'Change a draft', action: 'Update a draft document' },
+		],
+		default: 'create',
+	},
+	{
+		displayName: 'Type',
+		name: 'type',
+		type: 'options',
+		options: TYPES,
+		default: 'invoice',
+		required: true,
+		displayOptions: show(['create']),
+		description: 'Whether the document is an invoice or an offer',
+	},
+	{ ...locatorField('Contact', 'contactId', 'The CRM contact who gets the document (the buyer)', contactLocator), required: true, displayOptions: show(['create']) },
+	...lineItemsProperties({ resource: ['document'], operation: ['create'] }, false),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['create']),
+		options: documentOptions(),
+	},
+	{
+		displayName: 'Document',
+		name: 'documentId',
+		type: 'resourceLocator',
+		required: true,
+		default: { mode: 'list', value: '' },
+		displayOptions: show(['cancel', 'convert', 'delete', 'deletePayment', 'downloadEInvoice', 'downloadPdf', 'finalise', 'get', 'getPayments', 'recordPayment', 'send', 'sendDunning', 'update']),
+		description: 'The offer or invoice to use',
+		...documentLocator,
+	},
+	...lineItemsProperties({ resource: ['document'], operation: ['update'] }, true),
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['update']),
+		options: [locatorField('Contact', 'contactId', 'The CRM contact who gets the document', contactLocator), ...documentOptions()],
+	},
+	{
+		displayName: 'Amount',
+		name: 'amount',
+		type: 'number',
+		required: true,
+		typeOptions: { minValue: 0.01, numberPrecision: 2 },
+		default: 0,
+		displayOptions: show(['recordPayment']),
+		description: 'The amount paid, at most the amount due (a larger amount is refused by the API)',
+	},
+	{
+		displayName: 'Payment Fields',
+		name: 'paymentFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['recordPayment']),
+		options: [
+			{ displayName: 'Method', name: 'method', type: 'options', options: PAYMENT_METHODS, default: 'bank_transfer', description: 'How it was paid' },
+			{ displayName: 'Paid At', name: 'paidAt', type: 'dateTime', default: '', description: 'When it was paid (empty: now). Without an offset, read in the workflow\'s time zone.' },
+			{ displayName: 'Reference', name: 'reference', type: 'string', default: '', placeholder: 'e.g. Bank reference 2026-11-0042', description: 'The bank or payment provider\'s reference' },
+		],
+	},
+	{
+		displayName: 'Payment ID',
+		name: 'paymentId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
+		displayOptions: show(['deletePayment']),
+		description: 'The payment to remove (Get Payments lists them)',
+	},
+	{
+		displayName: 'Send Options',
+		name: 'sendOptions',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: show(['send']),
+		options: [
+			{ displayName: 'Attach E-Invoice', name: 'attachEInvoice', type: 'boolean', default: false, description: 'Whether to attach the e-invoice XML besides the PDF (invoices only)' },
+			{ displayName: 'CC', name: 'cc', type: 'string', default: '', placeholder: 'e.g. accounts@example.com', description: 'Further recipients, separated by commas (at most 10)' },
+			{ displayName: 'Message', name: 'message', type: 'string', typeOptions: { rows: 4 }, default: '', description: 'The email\'s text' },
+			{ displayName: 'Subject', name: 'subject', type: 'string', default: '', description: 'The email\'s subject (empty: the document type, number and your company)' },
+			{ displayName: 'To', name: 'to', type: 'string', default: '', placeholder: 'name@email.com', description: 'The recipient (empty: the contact\'s email)' },
+		],
+	},
+	{
+		displayName: 'Minimum Days Between Reminders',
+		name: 'minimumDaysBetweenReminders',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 365, numberPrecision: 0 },
+		default: 7,
+		displayOptions: show(['sendDunning']),
+		description: 'No reminder is sent while the last one is younger than this (the item says why); 0 always sends. Keeps a sweep that runs twice from reminding twice.',
+	},
+	{
+		displayName: 'Dunning Options',
+		name: 'dunningOptions',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: show(['sendDunning']),
+		options: [
+			{ displayName: 'Fee', name: 'fee', type: 'number', typeOptions: { minValue: 0, maxValue: 10000, numberPrecision: 2 }, default: 0, description: 'A dunning fee, recorded on the invoice (not added to the amount due)' },
+			{ displayName: 'Message', name: 'message', type: 'string', typeOptions: { rows: 4 }, default: '', description: 'The reminder\'s text' },
+		],
+	},
+	{
+		displayName: 'Reason',
+		name: 'reason',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Issued to the wrong customer',
+		displayOptions: show(['cancel']),
+		description: 'Why the document is cancelled',
+	},
+	{
+		displayName: 'Format',
+		name: 'eInvoiceFormat',
+		type: 'options',
+		options: [
+			{ name: 'From Settings', value: '', description: 'The E-Invoice Format of the invoicing settings' },
+			{ name: 'XRechnung (UBL)', value: 'xrechnung' },
+			{ name: 'ZUGFeRD / Factur-X (CII)', value: 'zugferd' },
+		],
+		default: '',
+		displayOptions: show(['downloadEInvoice']),
+		description: 'The XML format of the e-invoice',
+	},
+	{
+		displayName: 'Put Output File in Field',
+		name: 'outputBinaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		displayOptions: show(['downloadPdf', 'downloadEInvoice']),
+		hint: 'The name of the output binary field to put the file in',
+		description: 'The binary field of the output item that gets the file',
+	},
+	...getManyFields('document'),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: show(['getAll']),
+		options: [
+			locatorField('Contact', 'contactId', 'Only the documents of this CRM contact', contactLocator),
+			{ displayName: 'Issued From', name: 'from', type: 'dateTime', default: '', description: 'Only documents issued on this day or later' },
+			{ displayName: 'Issued To', name: 'to', type: 'dateTime', default: '', description: 'Only documents issued on this day or earlier' },
+			{ displayName: 'Status', name: 'status', type: 'options', options: STATUSES, default: 'overdue', description: 'Only documents in this status' },
+			{ displayName: 'Type', name: 'type', type: 'options', options: TYPES, default: 'invoice', description: 'Only invoices or only offers' },
+		],
+	},
+];

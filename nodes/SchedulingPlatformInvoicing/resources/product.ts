@@ -1,0 +1,144 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { byName } from '../../shared/fields';
+import { getManyFields } from '../../shared/getMany';
+import type { OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
+import { productLocator } from '../locators';
+
+/**
+ * Product (api-reference §6 Products, designed): what a line can be filled from. Delete removes a product, or
+ * archives it when a finalised document uses it (the API answers 204 either way): the node reads it back and
+ * says which happened.
+ */
+
+const PRODUCTS = '/invoicing/products';
+const PRODUCT = `${PRODUCTS}/{id}`;
+const productId = { id: 'productId' };
+
+function productFields(group: string): Record<string, ParamSource> {
+	return {
+		description: { param: `${group}.description`, check: { maxLength: 1000 } },
+		unit: { param: `${group}.unit`, check: { maxLength: 20 } },
+		taxRate: `${group}.taxRate`,
+		sku: { param: `${group}.sku`, check: { maxLength: 64 } },
+		currency: { param: `${group}.currency`, check: 'currency' },
+	};
+}
+
+/** Delete, then read: 404 means deleted; a product still there was archived (a finalised document uses it). */
+async function deleteOrArchive(call: OperationCall): Promise<IDataObject[]> {
+	await call.send(call.request);
+	const gone = (error: { httpCode?: string }) => (error.httpCode === '404' ? undefined : Promise.reject(error));
+	const product = (await call.send({ method: 'GET', path: PRODUCT, pathParams: call.request.pathParams }).catch(gone)) as IDataObject | undefined;
+	if (!product) return [{ deleted: true }];
+	return [{ deleted: false, archived: true, reason: 'A finalised document uses this product, so it was archived instead', product }];
+}
+
+export const productOperations: ResourceDefinitions = {
+	create: {
+		method: 'POST',
+		path: PRODUCTS,
+		body: { name: { param: 'name', check: ['required', { maxLength: 200 }] }, unitPrice: 'unitPrice', ...productFields('additionalFields') },
+	},
+	delete: { method: 'DELETE', path: PRODUCT, pathParams: productId, perform: deleteOrArchive },
+	get: { method: 'GET', path: PRODUCT, pathParams: productId },
+	getAll: {
+		method: 'GET',
+		path: PRODUCTS,
+		query: { search: 'filters.search', archived: 'filters.archived' },
+		pagination: { style: 'page1', itemsKey: 'products' },
+	},
+	update: {
+		method: 'PATCH',
+		path: PRODUCT,
+		pathParams: productId,
+		body: { name: { param: 'updateFields.name', check: { maxLength: 200 } }, unitPrice: 'updateFields.unitPrice', archived: 'updateFields.archived', ...productFields('updateFields') },
+	},
+};
+
+const show = (operation: string[]) => ({ show: { resource: ['product'], operation } });
+
+const unitPrice = (required: boolean): INodeProperties => ({
+	displayName: 'Unit Price',
+	name: 'unitPrice',
+	type: 'number',
+	required,
+	typeOptions: { minValue: 0, numberPrecision: 4 },
+	default: 0,
+	description: 'The net price of one unit (up to 4 decimals)',
+});
+
+function productOptions(): INodeProperties[] {
+	return [
+		{ displayName: 'Currency', name: 'currency', type: 'string', default: '', placeholder: 'e.g. EUR', description: 'ISO 4217 code (empty: the settings\' currency)' },
+		{ displayName: 'Description', name: 'description', type: 'string', typeOptions: { rows: 2 }, default: '', description: 'Printed after the name on a line' },
+		{ displayName: 'SKU', name: 'sku', type: 'string', default: '', placeholder: 'e.g. CONS-H', description: 'Your article number' },
+		{
+			displayName: 'Tax Rate (%)',
+			name: 'taxRate',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 100, numberPrecision: 2 },
+			default: 19,
+			description: 'The VAT rate of the product (not set: the settings\' Default Tax Rate)',
+		},
+		{ displayName: 'Unit', name: 'unit', type: 'string', default: '', placeholder: 'e.g. hour', description: 'The unit a quantity counts' },
+	];
+}
+
+export const productProperties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['product'] } },
+		options: [
+			{ name: 'Create', value: 'create', description: 'Create a product', action: 'Create a product' },
+			{ name: 'Delete', value: 'delete', description: 'Delete a product (archived when a finalised document uses it)', action: 'Delete a product' },
+			{ name: 'Get', value: 'get', description: 'Get a product', action: 'Get a product' },
+			{ name: 'Get Many', value: 'getAll', description: 'List products', action: 'Get many products' },
+			{ name: 'Update', value: 'update', description: 'Change a product', action: 'Update a product' },
+		],
+		default: 'create',
+	},
+	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '', placeholder: 'e.g. Consulting hour', displayOptions: show(['create']), description: 'The product\'s name, printed on lines' },
+	{ ...unitPrice(true), displayOptions: show(['create']) },
+	{ displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, displayOptions: show(['create']), options: productOptions() },
+	{
+		displayName: 'Product',
+		name: 'productId',
+		type: 'resourceLocator',
+		required: true,
+		default: { mode: 'list', value: '' },
+		displayOptions: show(['delete', 'get', 'update']),
+		description: 'The product to use',
+		...productLocator,
+	},
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['update']),
+		options: byName([
+			{ displayName: 'Archived', name: 'archived', type: 'boolean', default: false, description: 'Whether the product is archived (archived products cannot go on new lines)' },
+			{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'The product\'s name' },
+			...productOptions(),
+			unitPrice(false),
+		]),
+	},
+	...getManyFields('product'),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: show(['getAll']),
+		options: [
+			{ displayName: 'Archived', name: 'archived', type: 'boolean', default: true, description: 'Whether to list the archived products instead of the others' },
+			{ displayName: 'Search', name: 'search', type: 'string', default: '', description: 'Text in the name, SKU or description' },
+		],
+	},
+];

@@ -1,0 +1,175 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { byName } from '../../shared/fields';
+import { calendarDay } from '../../shared/dates';
+import { getManyFields } from '../../shared/getMany';
+import type { ParamSource, ResourceDefinitions } from '../../shared/types';
+import { contactLocator, locatorField } from '../../SchedulingPlatformCrm/locators';
+import { lineItemsProperties, lineItemsSource } from '../lines';
+import { recurringInvoiceLocator } from '../locators';
+
+/**
+ * Recurring Invoice (api-reference §6 Recurring, designed): lines billed every interval from the start date by
+ * billing runs. Pause and Resume: periods that pass while paused are not billed.
+ */
+
+const RECURRING = '/invoicing/recurring';
+const ONE = `${RECURRING}/{id}`;
+const recurringId = { id: 'recurringInvoiceId' };
+
+function scheduleFields(group: string): Record<string, ParamSource> {
+	return {
+		intervalCount: `${group}.intervalCount`,
+		endDate: { param: `${group}.endDate`, convert: calendarDay },
+		currency: { param: `${group}.currency`, check: 'currency' },
+		paymentTermsDays: `${group}.paymentTermsDays`,
+		autoFinalise: `${group}.autoFinalise`,
+		autoSend: `${group}.autoSend`,
+	};
+}
+
+export const recurringInvoiceOperations: ResourceDefinitions = {
+	create: {
+		method: 'POST',
+		path: RECURRING,
+		body: {
+			name: { param: 'name', check: ['required', { maxLength: 200 }] },
+			contactId: { param: 'contactId', check: 'required' },
+			interval: 'interval',
+			startDate: { param: 'startDate', convert: calendarDay },
+			lineItems: lineItemsSource,
+			...scheduleFields('additionalFields'),
+		},
+	},
+	delete: { method: 'DELETE', path: ONE, pathParams: recurringId },
+	get: { method: 'GET', path: ONE, pathParams: recurringId },
+	getAll: {
+		method: 'GET',
+		path: RECURRING,
+		query: { status: 'filters.status', contactId: 'filters.contactId' },
+		pagination: { style: 'page1', itemsKey: 'recurring' },
+	},
+	pause: { method: 'POST', path: `${ONE}/pause`, pathParams: recurringId },
+	resume: { method: 'POST', path: `${ONE}/resume`, pathParams: recurringId },
+	update: {
+		method: 'PATCH',
+		path: ONE,
+		pathParams: recurringId,
+		body: {
+			name: { param: 'updateFields.name', check: { maxLength: 200 } },
+			interval: 'updateFields.interval',
+			startDate: { param: 'updateFields.startDate', convert: calendarDay },
+			lineItems: lineItemsSource,
+			...scheduleFields('updateFields'),
+		},
+	},
+};
+
+const show = (operation: string[]) => ({ show: { resource: ['recurringInvoice'], operation } });
+
+const INTERVALS = [
+	{ name: 'Monthly', value: 'monthly' },
+	{ name: 'Quarterly', value: 'quarterly' },
+	{ name: 'Weekly', value: 'weekly' },
+	{ name: 'Yearly', value: 'yearly' },
+];
+
+function scheduleOptions(): INodeProperties[] {
+	return [
+		{ displayName: 'Auto Finalise', name: 'autoFinalise', type: 'boolean', default: false, description: 'Whether billing runs finalise the invoices they make' },
+		{ displayName: 'Auto Send', name: 'autoSend', type: 'boolean', default: false, description: 'Whether billing runs also send them (finalising first)' },
+		{ displayName: 'Currency', name: 'currency', type: 'string', default: '', placeholder: 'e.g. EUR', description: 'ISO 4217 code (empty: the settings\' currency)' },
+		{ displayName: 'End Date', name: 'endDate', type: 'dateTime', default: '', description: 'The last day a period may start; then the schedule ends' },
+		{
+			displayName: 'Interval Count',
+			name: 'intervalCount',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 12, numberPrecision: 0 },
+			default: 1,
+			description: 'Bill every this many intervals (2 with Monthly: every other month)',
+		},
+		{
+			displayName: 'Payment Terms (Days)',
+			name: 'paymentTermsDays',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 365, numberPrecision: 0 },
+			default: 14,
+			description: 'Days to pay each invoice (not set: the settings\' terms)',
+		},
+	];
+}
+
+export const recurringInvoiceProperties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['recurringInvoice'] } },
+		options: [
+			{ name: 'Create', value: 'create', description: 'Create a billing schedule', action: 'Create a recurring invoice' },
+			{ name: 'Delete', value: 'delete', description: 'Delete a schedule (its invoices stay)', action: 'Delete a recurring invoice' },
+			{ name: 'Get', value: 'get', description: 'Get a schedule', action: 'Get a recurring invoice' },
+			{ name: 'Get Many', value: 'getAll', description: 'List schedules', action: 'Get many recurring invoices' },
+			{ name: 'Pause', value: 'pause', description: 'Stop billing a schedule for now', action: 'Pause a recurring invoice' },
+			{ name: 'Resume', value: 'resume', description: 'Bill a paused schedule again from the next period on', action: 'Resume a recurring invoice' },
+			{ name: 'Update', value: 'update', description: 'Change a schedule', action: 'Update a recurring invoice' },
+		],
+		default: 'create',
+	},
+	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '', placeholder: 'e.g. Support plan', displayOptions: show(['create']), description: 'What the schedule bills' },
+	{ ...locatorField('Contact', 'contactId', 'The CRM contact who is billed', contactLocator), required: true, displayOptions: show(['create']) },
+	{ displayName: 'Interval', name: 'interval', type: 'options', options: INTERVALS, default: 'monthly', required: true, displayOptions: show(['create']), description: 'How often it bills' },
+	{ displayName: 'Start Date', name: 'startDate', type: 'dateTime', required: true, default: '', displayOptions: show(['create']), description: 'The first period\'s day; the next periods count from it' },
+	...lineItemsProperties({ resource: ['recurringInvoice'], operation: ['create'] }, false),
+	{ displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, displayOptions: show(['create']), options: scheduleOptions() },
+	{
+		displayName: 'Recurring Invoice',
+		name: 'recurringInvoiceId',
+		type: 'resourceLocator',
+		required: true,
+		default: { mode: 'list', value: '' },
+		displayOptions: show(['delete', 'get', 'pause', 'resume', 'update']),
+		description: 'The schedule to use',
+		...recurringInvoiceLocator,
+	},
+	...lineItemsProperties({ resource: ['recurringInvoice'], operation: ['update'] }, true),
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['update']),
+		options: byName([
+			...scheduleOptions(),
+			{ displayName: 'Interval', name: 'interval', type: 'options', options: INTERVALS, default: 'monthly', description: 'How often it bills' },
+			{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'What the schedule bills' },
+			{ displayName: 'Start Date', name: 'startDate', type: 'dateTime', default: '', description: 'The first period\'s day (only before the first billing run)' },
+		]),
+	},
+	...getManyFields('recurringInvoice'),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: show(['getAll']),
+		options: [
+			locatorField('Contact', 'contactId', 'Only the schedules of this CRM contact', contactLocator),
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: [
+					{ name: 'Active', value: 'active' },
+					{ name: 'Ended', value: 'ended' },
+					{ name: 'Paused', value: 'paused' },
+				],
+				default: 'active',
+				description: 'Only schedules in this status',
+			},
+		],
+	},
+];
