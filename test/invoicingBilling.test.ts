@@ -213,3 +213,34 @@ describe('Invoicing: the monthly run as chained nodes', () => {
 		expect((await api('GET', '/invoicing/documents?limit=100', undefined, tenant.token)).body.total).toBe(2);
 	});
 });
+
+describe('Invoicing: lists in the editor', () => {
+	test('Document, Product, Recurring Invoice and Billing Run lists, the products of a line and the schedules of a run load with their names', async () => {
+		const tenant = await freshTenant(world());
+		await api('PATCH', '/invoicing/settings', SELLER, tenant.token);
+		const who = await crmParent(world(), 'contact', 'lists@example.com', tenant.companyId);
+		const product = (await api('POST', '/invoicing/products', { name: 'Audit', unitPrice: 800, unit: 'day' }, tenant.token)).body;
+		const draft = (await api('POST', '/invoicing/documents', { type: 'invoice', contactId: who, issueDate: '2026-02-03', lineItems: [{ productId: product.id, quantity: 1 }] }, tenant.token)).body;
+		const schedule = (await api('POST', '/invoicing/recurring', { name: 'Audit plan', contactId: who, lineItems: [{ productId: product.id, quantity: 1 }], interval: 'quarterly', startDate: '2030-01-01' }, tenant.token)).body;
+		const run = (await api('POST', '/invoicing/billing-runs', { dryRun: true }, tenant.token)).body;
+		const credential = world().pat(tenant.token);
+		const parameters = { resource: 'document', operation: 'get' };
+		const names = async (kind: 'listSearch' | 'loadOptions', method: string, filter?: string) => {
+			if (kind === 'loadOptions') {
+				const loaded = await world().loadOptions(method, parameters, credential);
+				expect(loaded.error).toBeUndefined();
+				return (loaded.result ?? []).map((option) => [option.name, option.value]);
+			}
+			const loaded = await world().listSearch(method, parameters, credential, filter);
+			expect(loaded.error).toBeUndefined();
+			return (loaded.result?.results ?? []).map((option) => [option.name, option.value]);
+		};
+		expect(await names('listSearch', 'searchDocuments')).toEqual([['Draft invoice of 2026-02-03 · 952.00 EUR · draft', draft.id]]);
+		expect(await names('listSearch', 'searchProducts', 'aud')).toEqual([['Audit (800.00 EUR per day)', product.id]]);
+		expect(await names('loadOptions', 'getProducts')).toEqual([['- None -', ''], ['Audit (800.00 EUR per day)', product.id]]);
+		expect(await names('listSearch', 'searchRecurringInvoices')).toEqual([['Audit plan (quarterly, next 2030-01-01, active)', schedule.id]]);
+		expect(await names('loadOptions', 'getRecurringInvoices')).toEqual([['Audit plan (quarterly, next 2030-01-01, active)', schedule.id]]);
+		expect(await names('listSearch', 'searchBillingRuns')).toEqual([[`${run.runDate as string} (dry run): 0 invoices, completed`, run.id]]);
+		expect(await names('listSearch', 'searchContacts')).toEqual([['lists@example.com', who]]);
+	});
+});

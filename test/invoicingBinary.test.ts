@@ -1,3 +1,5 @@
+import { inflateSync } from 'node:zlib';
+
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { XMLParser } from 'fast-xml-parser';
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
@@ -34,6 +36,24 @@ beforeAll(async () => {
 	await world().clearRequests();
 });
 
+/**
+ * The text a PDF draws, line by line: its content streams inflated, the hex strings of the Tj operators decoded
+ * (pdf-lib writes standard-font text that way).
+ */
+function pdfText(bytes: Buffer): string[] {
+	const streams = bytes.toString('latin1').matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g);
+	return [...streams].flatMap(([, raw]) => {
+		const data = Buffer.from(raw, 'latin1');
+		let content: string;
+		try {
+			content = inflateSync(data).toString('latin1');
+		} catch {
+			content = data.toString('latin1');
+		}
+		return [...content.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g)].map(([, hex]) => Buffer.from(hex, 'hex').toString('latin1'));
+	});
+}
+
 /** Amounts as the e-invoices write them: two decimals. */
 const two = (value: unknown) => Number(value).toFixed(2);
 
@@ -65,7 +85,7 @@ function csvRows(text: string, separator = ','): string[][] {
 }
 
 describe('Invoicing: files', () => {
-	test('Download PDF: a PDF named after the number in the chosen binary field, titled with the number', async () => {
+	test('Download PDF: a PDF named after the number in the chosen binary field, showing number, seller, buyer, every line and the totals', async () => {
 		const { items, binaries, error } = await world().runNode(
 			{ resource: 'document', operation: 'downloadPdf', documentId: byId(invoice.id as string), outputBinaryPropertyName: 'invoicePdf' },
 			world().pat(),
@@ -82,6 +102,11 @@ describe('Invoicing: files', () => {
 		expect(pdf.getPageCount()).toBeGreaterThanOrEqual(1);
 		expect(pdf.getTitle()).toBe(`Invoice ${invoice.number as string}`);
 		expect(pdf.getAuthor()).toBe('Acme Inc.');
+		const text = pdfText(bytes);
+		expect(text).toEqual(expect.arrayContaining([`Invoice ${invoice.number as string}`, 'Acme Inc.', 'VAT ID DE123456789', 'files@example.com', 'Issue date: 2026-06-10']));
+		for (const line of invoice.lineItems as IDataObject[]) expect(text).toContain(String(line.description));
+		const money = (value: unknown) => `${Number(value).toLocaleString('en-US', { minimumFractionDigits: 2 })} EUR`;
+		expect(text).toEqual(expect.arrayContaining(['Net total', money(invoice.netTotal), 'Total', money(invoice.grossTotal), 'Paid', money(invoice.amountPaid), 'Amount due', money(invoice.amountDue)]));
 	});
 
 	test('Download E-Invoice as XRechnung: UBL whose number, dates, parties, VAT ids, lines, tax groups and totals equal the document', async () => {

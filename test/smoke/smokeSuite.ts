@@ -4,7 +4,7 @@ import { join } from 'path';
 
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
-import { CRM_NODE_TYPE, NODE_TYPE, SIGNATURES_NODE_TYPE, filesFolder, importAll as importInto, n8n as n8nCli, newUserFolder, parseExecution, realN8n } from '../../scripts/realN8n';
+import { CRM_NODE_TYPE, INVOICING_NODE_TYPE, NODE_TYPE, SIGNATURES_NODE_TYPE, filesFolder, importAll as importInto, n8n as n8nCli, newUserFolder, parseExecution, realN8n } from '../../scripts/realN8n';
 import { makePdf, pageCount } from '../harness/signatures';
 import type { RealN8n } from '../../scripts/realN8n';
 
@@ -17,7 +17,7 @@ export function smokeSuite(version: string): void {
 	jest.setTimeout(20 * 60_000);
 
 	let sandbox: Sandbox;
-	let seed: { credentials: { ownerPat: string; apiKey: string }; users: { owner: { id: string } } };
+	let seed: { credentials: { ownerPat: string; apiKey: string }; users: { owner: { id: string } }; companies: { acme: { id: string } } };
 	let host: RealN8n;
 	let userFolder: string;
 
@@ -259,5 +259,66 @@ export function smokeSuite(version: string): void {
 		const written = readFileSync(join(files, 'contract-signed.pdf'));
 		expect(written.subarray(0, 5).toString('latin1')).toBe('%PDF-');
 		expect(await pageCount(written)).toBe(3);
+	});
+
+	test(`n8n ${version} runs the monthly invoicing workflow: billing run → finalise → send, and the dunning sweep; a second run bills and reminds nothing`, async () => {
+		const credentials = [
+			{ id: 'spPat0000000005', name: 'PAT', type: 'schedulingPlatformPatApi', data: { baseUrl: sandbox.url, token: seed.credentials.ownerPat } },
+		];
+		const pat = { schedulingPlatformPatApi: { id: 'spPat0000000005', name: 'PAT' } };
+		const api = async (method: string, path: string, body?: unknown) => {
+			const response = await fetch(`${sandbox.url}${path}`, {
+				method,
+				headers: { authorization: `Bearer ${seed.credentials.ownerPat}`, 'content-type': 'application/json' },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			return (await response.json()) as IDataObject;
+		};
+		const contact = async (email: string) =>
+			(await (await fetch(`${sandbox.url}/__sandbox/crm-parents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ companyId: seed.companies.acme.id, kind: 'contact', name: email }) })).json()) as { id: string };
+		const today = new Date().toISOString().slice(0, 10);
+		const subscriber = await contact('subscriber@example.com');
+		await api('POST', '/invoicing/recurring', { name: 'Smoke plan', contactId: subscriber.id, lineItems: [{ description: 'Plan', quantity: 1, unitPrice: 50 }], interval: 'monthly', startDate: today });
+		const late = await contact('late@example.com');
+		const old = await api('POST', '/invoicing/documents', { type: 'invoice', contactId: late.id, issueDate: '2026-01-05', dueDate: '2026-01-19', lineItems: [{ description: 'January', quantity: 1, unitPrice: 80 }] });
+		await api('POST', `/invoicing/documents/${String(old.id)}/finalise`);
+		await api('POST', `/invoicing/documents/${String(old.id)}/send`, {});
+		const byId = (expression: string) => ({ __rl: true, mode: 'id', value: `={{ ${expression} }}` });
+		const node = (id: string, name: string, x: number, y: number, parameters: IDataObject) => ({ id, name, type: INVOICING_NODE_TYPE, typeVersion: 1, position: [x, y], credentials: pat, parameters });
+		const workflow = {
+			id: 'spSmokeMonthly01', name: 'Smoke monthly billing', active: false, settings: {},
+			connections: {
+				Start: { main: [[{ node: 'Billing Run', type: 'main', index: 0 }, { node: 'Overdue Invoices', type: 'main', index: 0 }]] },
+				'Billing Run': { main: [[{ node: 'Finalise', type: 'main', index: 0 }]] },
+				Finalise: { main: [[{ node: 'Send', type: 'main', index: 0 }]] },
+				'Overdue Invoices': { main: [[{ node: 'Send Dunning', type: 'main', index: 0 }]] },
+			},
+			nodes: [
+				{ id: 'e1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				node('e2', 'Billing Run', 200, 0, { resource: 'billingRun', operation: 'start', output: 'documents' }),
+				node('e3', 'Finalise', 400, 0, { resource: 'document', operation: 'finalise', documentId: byId('$json.documentId') }),
+				node('e4', 'Send', 600, 0, { resource: 'document', operation: 'send', documentId: byId('$json.id'), sendOptions: { attachEInvoice: true } }),
+				node('e5', 'Overdue Invoices', 200, 200, { resource: 'document', operation: 'getAll', returnAll: true, filters: { type: 'invoice', status: 'overdue' } }),
+				node('e6', 'Send Dunning', 400, 200, { resource: 'document', operation: 'sendDunning', documentId: byId('$json.id'), dunningOptions: { fee: 5 } }),
+			],
+		};
+		await importAll(credentials, [workflow]);
+		const items = (run: { data: { resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ json: IDataObject }>> } }>> } } }, name: string) =>
+			(run.data.resultData.runData[name]?.[0]?.data.main[0] ?? []).map((item) => item.json);
+
+		const first = parseExecution(await n8n('execute', '--id=spSmokeMonthly01', '--rawOutput'));
+		expect(first.data.resultData.error).toBeUndefined();
+		expect(items(first, 'Billing Run')).toHaveLength(1);
+		expect(items(first, 'Send')).toEqual([expect.objectContaining({ status: 'sent', contactId: subscriber.id, number: expect.stringMatching(/^INV-\d{4}-\d{4}$/), grossTotal: 59.5 })]);
+		expect(items(first, 'Send Dunning')).toEqual([expect.objectContaining({ documentId: old.id, dunningLevel: 1, fee: 5 })]);
+
+		const second = parseExecution(await n8n('execute', '--id=spSmokeMonthly01', '--rawOutput'));
+		expect(second.data.resultData.error).toBeUndefined();
+		expect(items(second, 'Billing Run')).toEqual([]);
+		expect(items(second, 'Send')).toEqual([]);
+		expect(items(second, 'Send Dunning')).toEqual([expect.objectContaining({ documentId: old.id, dunningLevel: 1, skipped: true })]);
+		const outbox = (await (await fetch(`${sandbox.url}/__sandbox/invoicing/${seed.companies.acme.id}/outbox`)).json()) as IDataObject[];
+		// The set-up's mail, then one per branch (in the order the n8n line runs branches).
+		expect(outbox.map((mail) => `${String(mail.kind)} ${String(mail.to)}`).sort()).toEqual(['document late@example.com', 'document subscriber@example.com', 'dunning late@example.com']);
 	});
 }
