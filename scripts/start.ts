@@ -69,6 +69,32 @@ export function exampleWorkflows(): Array<{ id: string; name: string }> {
 		.map((file) => JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as { id: string; name: string });
 }
 
+/**
+ * Demo data of the invoicing examples: an appointment that took place yesterday (booked, then moved there; its
+ * attendee became a CRM contact), a monthly recurring invoice for that contact due today, and an invoice to them
+ * that is overdue (sent, due 16 days ago).
+ */
+async function addDemoInvoicing(sandboxUrl: string, seed: Seed): Promise<void> {
+	const call = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
+		const headers = { authorization: `Bearer ${seed.credentials.ownerPat}`, 'content-type': 'application/json' };
+		const answer = await fetch(`${sandboxUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+		if (!answer.ok) throw new Error(`Demo data: ${method} ${path} failed (HTTP ${answer.status}): ${await answer.text()}`);
+		return (await answer.json()) as Record<string, unknown>;
+	};
+	const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+	const [meetingType] = (await call('GET', '/v4/meeting-type')) as unknown as Array<{ id: string }>;
+	const slots = (await call('GET', `/v4/booking-availability?meetingTypeId=${meetingType.id}&hostIds=${seed.users.owner.id}&start=${day(1)}&end=${day(8)}`)) as { dates: Array<{ spots: Array<{ startTime: string }> }> };
+	const attendee = { email: 'mary.jackson@client.example', firstname: 'Mary', lastname: 'Jackson', receiveReminders: true, notes: {} };
+	const booked = await call('POST', '/v4/booking', { meetingTypeId: meetingType.id, start: slots.dates[0].spots[0].startTime, hostIds: [seed.users.owner.id], attendee });
+	await call('POST', `/v4/appointment/${String(booked.appointmentId)}/reschedule`, { start: `${day(-1)}T09:00:00Z`, ignoreAvailability: true });
+	const [row] = (await call('GET', `/crm?searchTerm=${encodeURIComponent(attendee.email)}`)).result as Array<{ item: { id: string } }>;
+	const contactId = row.item.id;
+	await call('POST', '/invoicing/recurring', { name: 'Support plan', contactId, lineItems: [{ description: 'Support plan', quantity: 1, unitPrice: 290 }], interval: 'monthly', startDate: day(0) });
+	const overdue = await call('POST', '/invoicing/documents', { type: 'invoice', contactId, issueDate: day(-30), dueDate: day(-16), lineItems: [{ description: 'Workshop day', quantity: 1, unitPrice: 950 }] });
+	await call('POST', `/invoicing/documents/${String(overdue.id)}/finalise`);
+	await call('POST', `/invoicing/documents/${String(overdue.id)}/send`, {});
+}
+
 /** Imports the examples not imported into this user folder before, so a person's changes to one are kept. */
 async function importExamples(host: RealN8n, userFolder: string, credentials: DemoCredential[]): Promise<void> {
 	const record = join(userFolder, 'examples-imported.json');
@@ -114,6 +140,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 	const sandbox = await startSandbox({ port: options.sandboxPort ?? 0 });
 	try {
 		const seed = (await (await fetch(`${sandbox.url}/__sandbox/seed`, { method: 'POST' })).json()) as Seed;
+		await addDemoInvoicing(sandbox.url, seed);
 		installPackage(userFolder);
 		const credentials = demoCredentials(sandbox.url, seed);
 		await importExamples(host, userFolder, credentials);

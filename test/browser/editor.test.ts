@@ -123,6 +123,20 @@ const EXAMPLES = [
 	{ id: 'spExampleHost001', lastNode: 'Booking Page Link', shows: /email=first\.client%40client\.example/, writes: ['POST /v4/user', 'POST /availability', 'POST /v4/meeting-type'] },
 	{ id: 'spExampleReply01', lastNode: 'Send Welcome Template', shows: 'queued', writes: ['POST /v4/messenger/messages'] },
 	{ id: 'spExampleSign001', lastNode: 'Check Status', shows: 'pending', writes: ['POST /v4/signatures'] },
+	// The invoicing examples on the demo's invoicing data (scripts/start.ts): the recurring invoice due today is billed,
+	// finalised and sent, the overdue invoice reminded; yesterday's appointment is invoiced to its contact (who exists).
+	{
+		id: 'spExampleBill001',
+		lastNode: 'Send',
+		shows: 'sent',
+		writes: ['POST /invoicing/billing-runs', expect.stringMatching(/^POST \/invoicing\/documents\/[0-9a-f-]{36}\/finalise$/), expect.stringMatching(/\/send$/), expect.stringMatching(/\/dunning$/)],
+	},
+	{
+		id: 'spExampleInv001',
+		lastNode: 'Send Invoice',
+		shows: 'sent',
+		writes: ['POST /invoicing/documents', expect.stringMatching(/^POST \/invoicing\/documents\/[0-9a-f-]{36}\/finalise$/), expect.stringMatching(/\/send$/)],
+	},
 	// The trigger examples, executed from the editor, take the newest event (Fetch Test Event): the booking made by the
 	// first example (its contact exists already, so Create or Update writes nothing; no phone, so no template), and
 	// the conversation the reply example's template opened.
@@ -278,7 +292,7 @@ test('with an API key that has no acting user, the Meeting Type list loads as th
 });
 
 // n8n's search is fuzzy: "crm" also matches the letters of "sCheduling platfoRM", below the node it names.
-test('the node search offers each node for what it does: "crm" the CRM node first, "booking" the scheduling node, "invoice" neither', async () => {
+test('the node search offers each node for what it does: "crm" the CRM node first, "booking" the scheduling node, "invoice" the invoicing node first', async () => {
 	const names = async (text: string): Promise<string[]> => {
 		const creator = await searchNodes(text);
 		await creator.getByTestId('node-creator-item-name').first().waitFor();
@@ -288,7 +302,7 @@ test('the node search offers each node for what it does: "crm" the CRM node firs
 	expect((await names('crm'))[0]).toBe('Scheduling Platform CRM');
 	await shot('14-search-crm');
 	expect(await names('booking')).toEqual(['Scheduling Platform']);
-	expect(await names('invoice')).toEqual([]);
+	expect((await names('invoice'))[0]).toBe('Scheduling Platform Invoicing');
 });
 
 test('a list that fails shows its fix in the popup: a member\'s token cannot list users', async () => {

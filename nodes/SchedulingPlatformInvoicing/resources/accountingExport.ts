@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { calendarDay } from '../../shared/dates';
 import type { ResourceDefinitions } from '../../shared/types';
+import { outputFileField } from '../fields';
 
 /**
  * Accounting Export (api-reference §6, designed): the finalised invoices issued and the payments paid in a date
@@ -50,14 +51,5 @@ export const accountingExportProperties: INodeProperties[] = [
 		displayOptions: show,
 		description: 'The file\'s format',
 	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'outputBinaryPropertyName',
-		type: 'string',
-		required: true,
-		default: 'data',
-		displayOptions: show,
-		hint: 'The name of the output binary field to put the file in',
-		description: 'The binary field of the output item that gets the file',
-	},
+	outputFileField(show),
 ];

@@ -6,6 +6,7 @@ import { getManyFields } from '../../shared/getMany';
 import type { OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
 import { companyLocator, contactLocator, dealLocator, locatorField } from '../../SchedulingPlatformCrm/locators';
 import { lineItemsProperties, lineItemsSource } from '../lines';
+import { currencyField, outputFileField, paymentTermsField } from '../fields';
 import { documentLocator } from '../locators';
 
 /**
@@ -180,19 +181,12 @@ function documentOptions(): INodeProperties[] {
 	return [
 		locatorField('CRM Company', 'crmCompanyId', 'The CRM company the document is addressed to (its name is printed as the buyer)', companyLocator),
 		{ displayName: 'Closing Text', name: 'closingText', type: 'string', typeOptions: { rows: 3 }, default: '', description: 'Text printed below the totals' },
-		{ displayName: 'Currency', name: 'currency', type: 'string', default: '', placeholder: 'e.g. EUR', description: 'ISO 4217 code (empty: the settings\' currency)' },
+		currencyField('ISO 4217 code (empty: the settings\' currency)'),
 		locatorField('Deal', 'dealId', 'The CRM deal the document belongs to', dealLocator),
 		{ displayName: 'Due Date', name: 'dueDate', type: 'dateTime', default: '', description: 'When payment is due (an offer: valid until). Or Payment Terms (Days), not both.' },
 		{ displayName: 'Intro Text', name: 'introText', type: 'string', typeOptions: { rows: 3 }, default: '', description: 'Text printed above the lines' },
 		{ displayName: 'Issue Date', name: 'issueDate', type: 'dateTime', default: '', description: 'The document\'s date (empty: the day it is finalised)' },
-		{
-			displayName: 'Payment Terms (Days)',
-			name: 'paymentTermsDays',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 365, numberPrecision: 0 },
-			default: 14,
-			description: 'Days from the issue date to the due date (without this or Due Date: the settings\' terms)',
-		},
+		paymentTermsField('Days from the issue date to the due date (without this or Due Date: the settings\' terms)'),
 	];
 }
 
@@ -354,16 +348,7 @@ export const documentProperties: INodeProperties[] = [
 		displayOptions: show(['downloadEInvoice']),
 		description: 'The XML format of the e-invoice',
 	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'outputBinaryPropertyName',
-		type: 'string',
-		required: true,
-		default: 'data',
-		displayOptions: show(['downloadPdf', 'downloadEInvoice']),
-		hint: 'The name of the output binary field to put the file in',
-		description: 'The binary field of the output item that gets the file',
-	},
+	outputFileField(show(['downloadPdf', 'downloadEInvoice'])),
 	...getManyFields('document'),
 	{
 		displayName: 'Filters',

@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { byName } from '../../shared/fields';
 import { getManyFields } from '../../shared/getMany';
 import type { OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
+import { currencyField, taxRateField } from '../fields';
 import { productLocator } from '../locators';
 
 /**
@@ -70,17 +71,10 @@ const unitPrice = (required: boolean): INodeProperties => ({
 
 function productOptions(): INodeProperties[] {
 	return [
-		{ displayName: 'Currency', name: 'currency', type: 'string', default: '', placeholder: 'e.g. EUR', description: 'ISO 4217 code (empty: the settings\' currency)' },
+		currencyField('ISO 4217 code (empty: the settings\' currency)'),
 		{ displayName: 'Description', name: 'description', type: 'string', typeOptions: { rows: 2 }, default: '', description: 'Printed after the name on a line' },
 		{ displayName: 'SKU', name: 'sku', type: 'string', default: '', placeholder: 'e.g. CONS-H', description: 'Your article number' },
-		{
-			displayName: 'Tax Rate (%)',
-			name: 'taxRate',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 100, numberPrecision: 2 },
-			default: 19,
-			description: 'The VAT rate of the product (not set: the settings\' Default Tax Rate)',
-		},
+		taxRateField('Tax Rate (%)', 'taxRate', 'The VAT rate of the product (not set: the settings\' Default Tax Rate)'),
 		{ displayName: 'Unit', name: 'unit', type: 'string', default: '', placeholder: 'e.g. hour', description: 'The unit a quantity counts' },
 	];
 }

@@ -6,6 +6,7 @@ import { getManyFields } from '../../shared/getMany';
 import type { ParamSource, ResourceDefinitions } from '../../shared/types';
 import { contactLocator, locatorField } from '../../SchedulingPlatformCrm/locators';
 import { lineItemsProperties, lineItemsSource } from '../lines';
+import { currencyField, paymentTermsField } from '../fields';
 import { recurringInvoiceLocator } from '../locators';
 
 /**
@@ -78,7 +79,7 @@ function scheduleOptions(): INodeProperties[] {
 	return [
 		{ displayName: 'Auto Finalise', name: 'autoFinalise', type: 'boolean', default: false, description: 'Whether billing runs finalise the invoices they make' },
 		{ displayName: 'Auto Send', name: 'autoSend', type: 'boolean', default: false, description: 'Whether billing runs also send them (finalising first)' },
-		{ displayName: 'Currency', name: 'currency', type: 'string', default: '', placeholder: 'e.g. EUR', description: 'ISO 4217 code (empty: the settings\' currency)' },
+		currencyField('ISO 4217 code (empty: the settings\' currency)'),
 		{ displayName: 'End Date', name: 'endDate', type: 'dateTime', default: '', description: 'The last day a period may start; then the schedule ends' },
 		{
 			displayName: 'Interval Count',
@@ -88,14 +89,7 @@ function scheduleOptions(): INodeProperties[] {
 			default: 1,
 			description: 'Bill every this many intervals (2 with Monthly: every other month)',
 		},
-		{
-			displayName: 'Payment Terms (Days)',
-			name: 'paymentTermsDays',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 365, numberPrecision: 0 },
-			default: 14,
-			description: 'Days to pay each invoice (not set: the settings\' terms)',
-		},
+		paymentTermsField('Days to pay each invoice (not set: the settings\' terms)'),
 	];
 }
 

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { byName } from '../../shared/fields';
 import type { ParamSource, ResourceDefinitions } from '../../shared/types';
+import { currencyField, paymentTermsField, taxRateField } from '../fields';
 
 /**
  * Settings (api-reference §6 Settings, designed): the seller on every document, number prefixes, defaults and
@@ -86,15 +87,8 @@ export const settingsProperties: INodeProperties[] = [
 		displayOptions: show(['update']),
 		options: byName([
 			...textOptions,
-			{ displayName: 'Currency', name: 'currency', type: 'string', default: 'EUR', description: 'ISO 4217 code of new documents and products' },
-			{
-				displayName: 'Default Tax Rate (%)',
-				name: 'defaultTaxRate',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 100, numberPrecision: 2 },
-				default: 19,
-				description: 'The VAT rate of lines that name none (and no product)',
-			},
+			{ ...currencyField('ISO 4217 code of new documents and products'), default: 'EUR' },
+			taxRateField('Default Tax Rate (%)', 'defaultTaxRate', 'The VAT rate of lines that name none (and no product)'),
 			{
 				displayName: 'E-Invoice Format',
 				name: 'eInvoiceFormat',
@@ -106,14 +100,7 @@ export const settingsProperties: INodeProperties[] = [
 				default: 'xrechnung',
 				description: 'The XML format of e-invoices',
 			},
-			{
-				displayName: 'Payment Terms (Days)',
-				name: 'paymentTermsDays',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 365, numberPrecision: 0 },
-				default: 14,
-				description: 'Days from issue to due date when a document names none',
-			},
+			paymentTermsField('Days from issue to due date when a document names none'),
 		]),
 	},
 ];
