@@ -232,6 +232,40 @@ describe('Invoicing: Document', () => {
 		expect((await api('GET', `/invoicing/documents/${id}`)).body).toMatchObject({ status: 'sent', amountDue: 119 });
 	});
 
+	test('Send Dunning reads the invoice, then sends the reminder; again within the wait it only reads and says why; 0 days always sends', async () => {
+		const invoice = await made({ issueDate: '2026-01-05', dueDate: '2026-01-19' });
+		const id = invoice.id as string;
+		await api('POST', `/invoicing/documents/${id}/finalise`);
+		await api('POST', `/invoicing/documents/${id}/send`, {});
+		await world().clearRequests();
+		const first = await world().runNode(doc('sendDunning', id, { dunningOptions: { fee: 5, message: 'Please pay' } }), world().pat());
+		expect(first.error).toBeUndefined();
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: `/invoicing/documents/${id}`, query: '', headers: world().patHeaders(), body: null },
+			{ method: 'POST', path: `/invoicing/documents/${id}/dunning`, query: '', headers: world().patHeaders(pat(), true), body: { message: 'Please pay', fee: 5 } },
+		]);
+		expect(first.items).toEqual([{ documentId: id, dunningLevel: 1, fee: 5, sentAt: expect.any(String) }]);
+		await world().clearRequests();
+
+		const again = await world().runNode(doc('sendDunning', id), world().pat());
+		expect(again.items).toEqual([{ documentId: id, number: expect.any(String), dunningLevel: 1, skipped: true, reason: expect.stringMatching(/^Reminder 1 was sent on \d{4}-\d{2}-\d{2}, less than 7 days ago$/) }]);
+		expect((await world().requests()).map((request) => request.method)).toEqual(['GET']);
+
+		const always = await world().runNode(doc('sendDunning', id, { minimumDaysBetweenReminders: 0 }), world().pat());
+		expect(always.items[0]).toMatchObject({ dunningLevel: 2 });
+		const notOverdue = await finalised();
+		const refused = await world().runNode(doc('sendDunning', notOverdue.id as string), world().pat());
+		expect(refused.error).toMatchObject({ message: 'Only overdue invoices can be dunned; this one is finalised (HTTP 409)' });
+		expect(refused.error?.description).toContain('Document → Get Many with Status Overdue lists them');
+	});
+
+	test('Record Payment refuses an amount with more than 2 decimals before sending', async () => {
+		const invoice = await finalised({}, true);
+		const { error } = await world().runNode(doc('recordPayment', invoice.id as string, { amount: 19.999 }), world().pat());
+		expect(error?.message).toBe('Amount must be a number with at most 2 decimal places, not 19.999');
+		expect(await world().requests()).toEqual([]);
+	});
+
 	test('Cancel an unpaid invoice (number kept); Convert Offer to Invoice; a second convert says where the invoice is', async () => {
 		const invoice = await finalised();
 		const cancelled = await world().runNode(doc('cancel', invoice.id as string, { reason: 'Wrong customer' }), world().pat());

@@ -5,7 +5,7 @@ import { isUuid } from './transport/credentialChecks';
 /**
  * Checks of user input that can be made before a request is sent:
  * - one rule per field type (`typedValue`), driven by the property's own description (type, options,
- *   minValue/maxValue, numberPrecision 0 for whole numbers), so every field of every node gets it and
+ *   minValue/maxValue, numberPrecision: 0 for whole numbers, n for at most n decimal places), so every field of every node gets it and
  *   values from expressions are converted or refused the same way;
  * - named checks a definition adds for what the type cannot say (`inputProblem`: email, UUID, ...).
  */
@@ -118,7 +118,16 @@ function number(value: unknown, property: INodeProperties): number | '' {
 		(minValue === undefined || parsed >= minValue) &&
 		(maxValue === undefined || parsed <= maxValue);
 	if (!fits) throw new InputProblem(`must be ${numberKind(property)}, not ${shown(value)}`);
+	if (numberPrecision && !hasAtMostPlaces(parsed, numberPrecision)) {
+		throw new InputProblem(`must be a number with at most ${numberPrecision} decimal places, not ${parsed}`);
+	}
 	return parsed;
+}
+
+/** Whether a number has at most this many decimal places (0.1 + 0.2 counts as 0.3). */
+function hasAtMostPlaces(value: number, places: number): boolean {
+	const scaled = value * 10 ** places;
+	return Math.abs(scaled - Math.round(scaled)) < 1e-6;
 }
 
 function boolean(value: unknown): boolean {
