@@ -141,6 +141,8 @@ export interface StoredDocument {
 	issueDateFixed: boolean;
 	dueDateFixed: boolean;
 	payments: Payment[];
+	/** The first sending: when the customer could first pay late (a resent invoice keeps its `overdueSince`). */
+	firstSentAt?: string;
 	seller?: Party;
 	buyer?: Party;
 }
@@ -386,7 +388,8 @@ export function current(store: Store, stored: StoredDocument): Document {
 	document.overdueSince = null;
 	if (document.status === 'overdue') {
 		const dayAfter = `${addDays(document.dueDate, 1)}T00:00:00.000Z`;
-		document.overdueSince = document.sentAt && document.sentAt > dayAfter ? document.sentAt : dayAfter;
+		const sent = stored.firstSentAt ?? dayAfter;
+		document.overdueSince = sent > dayAfter ? sent : dayAfter;
 	}
 	return document;
 }

@@ -105,7 +105,7 @@ describe('Invoicing: Recurring Invoice and Billing Run', () => {
 		expect((await world().runNode({ ...locator, operation: 'delete' }, world().pat())).items).toEqual([{ deleted: true }]);
 	});
 
-	test('Billing Run Start (dry run, chosen schedules), Get and Get Many', async () => {
+	test('Billing Run Start (a dry run puts out the run, even with one item per invoice; chosen schedules), Get and Get Many', async () => {
 		const tenant = await freshTenant(world());
 		await api('PATCH', '/invoicing/settings', SELLER, tenant.token);
 		const who = await crmParent(world(), 'contact', 'run@example.com', tenant.companyId);
@@ -113,7 +113,7 @@ describe('Invoicing: Recurring Invoice and Billing Run', () => {
 		const plan = (await api('POST', '/invoicing/recurring', { name: 'Plan', contactId: who, lineItems: [{ description: 'Plan', quantity: 1, unitPrice: 10 }], interval: 'monthly', startDate: today }, tenant.token)).body;
 		await world().clearRequests();
 		const credential = world().pat(tenant.token);
-		const dry = await world().runNode({ resource: 'billingRun', operation: 'start', runOptions: { dryRun: true, recurringIds: [plan.id] } }, credential);
+		const dry = await world().runNode({ resource: 'billingRun', operation: 'start', output: 'documents', runOptions: { dryRun: true, recurringIds: [plan.id] } }, credential);
 		expect((await world().requests()).map((request) => request.body)).toEqual([{ recurringIds: [plan.id], dryRun: true }]);
 		expect(dry.items).toEqual([
 			expect.objectContaining({ dryRun: true, createdDocumentIds: [], plannedDocuments: [{ recurringId: plan.id, issueDate: today, periodStart: today, periodEnd: expect.any(String), grossTotal: 11.9, currency: 'EUR' }] }),

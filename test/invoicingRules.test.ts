@@ -195,11 +195,16 @@ describe('Invoicing rules: billing runs', () => {
 		expect(run.skipped).toEqual([{ recurringId: paused.id, reason: 'paused' }]);
 		expect(run.createdDocumentIds).toHaveLength(3); // two monthly periods (the missed one too) and the ended plan's only period
 		const invoices = await Promise.all((run.createdDocumentIds as string[]).map(async (id) => (await api('GET', `/invoicing/documents/${id}`, undefined, tenant.token)).body));
+		const secondPeriod = new Date(`${monthAgo}T00:00:00Z`);
+		secondPeriod.setUTCMonth(secondPeriod.getUTCMonth() + 1);
 		expect(invoices.map((invoice) => [invoice.recurringId, invoice.status, invoice.issueDate, invoice.grossTotal])).toEqual([
 			[monthly.id, 'finalised', monthAgo, 117.81],
-			[monthly.id, 'finalised', (await api('GET', `/invoicing/recurring/${monthly.id as string}`, undefined, tenant.token)).body.lastRunAt && invoices[1].periodStart, 117.81],
+			[monthly.id, 'finalised', invoices[1].issueDate, 117.81],
 			[ended.id, 'draft', '2025-01-01', 117.81],
 		]);
+		// The second period starts a month after the first (the last day of a shorter month when the day does not exist).
+		expect(String(invoices[1].issueDate) <= secondPeriod.toISOString().slice(0, 10)).toBe(true);
+		expect(String(invoices[1].issueDate).slice(0, 7)).toBe(new Date(Date.UTC(Number(monthAgo.slice(0, 4)), Number(monthAgo.slice(5, 7)), 1)).toISOString().slice(0, 7));
 		expect(invoices[0].periodEnd).toBe(new Date(Date.parse(`${invoices[1].periodStart as string}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10));
 
 		const again = (await api('POST', '/invoicing/billing-runs', { runDate: today }, tenant.token)).body;
@@ -221,7 +226,11 @@ describe('Invoicing rules: overdue and dunning (the clock moves)', () => {
 		const overdue = (await api('GET', `/invoicing/documents?status=overdue&limit=100`)).body.documents as IDataObject[];
 		expect(overdue.map((document) => document.id)).toContain(id);
 		const shown = overdue.find((document) => document.id === id)!;
-		expect(shown).toMatchObject({ status: 'overdue', overdueSince: `${shown.dueDate as string}T00:00:00.000Z`.replace(shown.dueDate as string, new Date(Date.parse(`${shown.dueDate as string}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)) });
+		const dayAfterDue = new Date(Date.parse(`${shown.dueDate as string}T00:00:00Z`) + 86_400_000).toISOString();
+		expect(shown).toMatchObject({ status: 'overdue', overdueSince: dayAfterDue });
+		// Sending it again (a copy) does not make it overdue anew.
+		await api('POST', `/invoicing/documents/${id}/send`, {});
+		expect((await api('GET', `/invoicing/documents/${id}`)).body.overdueSince).toBe(shown.overdueSince);
 		for (const level of [1, 2, 3]) {
 			const dunning = await api('POST', `/invoicing/documents/${id}/dunning`, { fee: 5, message: 'Please pay' });
 			expect(dunning).toMatchObject({ status: 201, body: { documentId: id, dunningLevel: level, fee: 5 } });
@@ -229,5 +238,19 @@ describe('Invoicing rules: overdue and dunning (the clock moves)', () => {
 		expect((await api('POST', `/invoicing/documents/${id}/dunning`)).body).toMatchObject({ statusCode: 409, message: expect.stringMatching(/^The third and last reminder was sent on \d{4}-\d{2}-\d{2}; no further dunning level exists$/) });
 		await api('POST', `/invoicing/documents/${id}/payments`, { amount: 80 });
 		expect((await api('GET', `/invoicing/documents/${id}`)).body).toMatchObject({ status: 'paid', dunningLevel: 3, dunningFees: 15, amountDue: 0, overdueSince: null });
+	});
+});
+
+describe('Invoicing rules: periods', () => {
+	test('a monthly schedule from the 31st bills on the last day of shorter months and on the 31st after them', async () => {
+		const tenant = await freshTenant(world());
+		const who = await crmParent(world(), 'contact', 'month@example.com', tenant.companyId);
+		const schedule = (await api('POST', '/invoicing/recurring', { name: 'End of month', contactId: who, lineItems: [{ description: 'x', quantity: 1, unitPrice: 1 }], interval: 'monthly', startDate: '2025-01-31' }, tenant.token)).body;
+		const dry = (await api('POST', '/invoicing/billing-runs', { runDate: '2025-04-15', dryRun: true, recurringIds: [schedule.id] }, tenant.token)).body;
+		expect((dry.plannedDocuments as IDataObject[]).map((planned) => [planned.periodStart, planned.periodEnd])).toEqual([
+			['2025-01-31', '2025-02-27'],
+			['2025-02-28', '2025-03-30'],
+			['2025-03-31', '2025-04-29'],
+		]);
 	});
 });

@@ -47,10 +47,15 @@ function lineNumber(value: unknown, rule: NumberRule, where: string): number {
 
 const present = (value: unknown) => value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '');
 
+/** The fields of a line (the API drops others silently, so a misspelt one would be lost). */
+const LINE_FIELDS = ['productId', 'description', 'quantity', 'unit', 'unitPrice', 'taxRate', 'discountPercent'];
+
 /** One line as the API wants it, checked; `where` names it ("line 2 (Consulting)"). */
 function checkedLine(line: IDataObject, index: number): IDataObject {
 	const description = present(line.description) ? String(line.description).trim() : undefined;
 	const where = `line ${index + 1}${description ? ` (${description.slice(0, 40)})` : ''}`;
+	const unknown = Object.keys(line).find((key) => !LINE_FIELDS.includes(key));
+	if (unknown) throw new InputProblem(`know no field "${unknown}" (in ${where}); a line has ${LINE_FIELDS.join(', ')}`);
 	const productId = present(line.productId) ? String(line.productId).trim() : undefined;
 	if (!present(line.quantity)) throw new InputProblem(`need a Quantity in ${where}`);
 	if (!productId && !description) throw new InputProblem(`need a Description in ${where}: give one, or pick a product`);

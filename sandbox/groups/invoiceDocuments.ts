@@ -206,6 +206,7 @@ export function send(call: Call, stored: StoredDocument, input: SendInput): Docu
 		sentAt: now,
 	});
 	document.sentAt = now;
+	stored.firstSentAt ??= now;
 	if (stored.status === 'finalised') setStatus(store, stored, 'sent');
 	document.updatedAt = now;
 	return current(store, stored);

@@ -13,10 +13,10 @@ import { billingRunLocator } from '../locators';
 
 const RUNS = '/invoicing/billing-runs';
 
-/** The run, or one item per invoice it made (`documentId`, the run's id and date). */
+/** The run, or one item per invoice it made (`documentId`, the run's id and date); a dry run made none: the run. */
 function runOutput(answer: unknown, call: OperationCall): IDataObject[] {
 	const run = answer as IDataObject;
-	if (call.values.output !== 'documents') return [run];
+	if (call.values.output !== 'documents' || run.dryRun === true) return [run];
 	return ((run.createdDocumentIds ?? []) as string[]).map((documentId) => ({ documentId, billingRunId: run.id, runDate: run.runDate, dryRun: run.dryRun }));
 }
 
@@ -58,7 +58,7 @@ export const billingRunProperties: INodeProperties[] = [
 		type: 'options',
 		options: [
 			{ name: 'Billing Run', value: 'run', description: 'One item: the run with its created, skipped and failed schedules' },
-			{ name: 'One Item per Created Invoice', value: 'documents', description: 'Its document ID, to finalise or send next; none when nothing was billed' },
+			{ name: 'One Item per Created Invoice', value: 'documents', description: 'Its document ID, to finalise or send next; none when nothing was billed (a dry run puts out the run)' },
 		],
 		default: 'run',
 		displayOptions: show(['start']),
