@@ -12,6 +12,7 @@ import invoicing from './contract/invoicing.json';
 import messenger from './contract/messenger.json';
 import notes from './contract/notes.json';
 import pipelines from './contract/pipelines.json';
+import routing from './contract/routing.json';
 import signatures from './contract/signatures.json';
 import tasks from './contract/tasks.json';
 
@@ -104,6 +105,7 @@ const contract: Contract = [
 	signatures,
 	messenger,
 	invoicing,
+	routing,
 ].reduce<Contract>(
 	(whole, part: Part) => ({
 		...whole,

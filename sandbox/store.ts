@@ -187,7 +187,7 @@ export type ApprovalKind = 'doubleOptIn' | 'requireHostConfirmation';
 export interface ProvisionalBooking {
 	id: string;
 	bookingType: ApprovalKind;
-	status: 'pending';
+	status: 'pending' | 'confirmed' | 'expired' | 'declined_by_host';
 	userId: string;
 	companyId: string;
 	meetingTypeId: string;

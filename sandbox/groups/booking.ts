@@ -2,10 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { contactForAttendee } from '../contacts';
 import { apiError } from '../errors';
 import { Group } from '../handler';
+import { pickHost, queueState, recordPick } from '../routing';
 import { isSlotOpen } from '../slots';
 import { Appointment, Attendee, MeetingType, ProvisionalBooking, Store } from '../store';
 import { companyMeetingType } from '../visibility';
 import { bookingHosts } from './bookingAvailability';
+import { completePendingAttendee } from './pendingAttendees';
 
 interface BookingInput {
 	meetingTypeId: string;
@@ -41,6 +43,8 @@ interface Booked {
 	input: BookingInput;
 	meetingType: MeetingType;
 	hostId: string;
+	/** Every host of the appointment (a queue's group: all its users). */
+	hostIds: string[];
 	start: string;
 	end: string;
 	/** Minutes. */
@@ -54,31 +58,66 @@ export const booking: Group = {
 		const input = body as unknown as BookingInput;
 		if (input.phoneOnlyBooking && !input.attendee.phone) throw apiError(400, ['attendee.phone should not be empty']);
 		const meetingType = companyMeetingType(store, actor, input.meetingTypeId);
-		const hostIds = bookingHosts(store, meetingType, input.hostIds, input.queueId);
+		const queue = input.queueId === undefined ? undefined : meetingTypeQueue(store, meetingType, input.queueId);
+		const hostIds = queue ? [] : bookingHosts(store, meetingType, input.hostIds, undefined);
 		if (!meetingType.enabled) throw apiError(409, 'The meeting type is disabled');
 		const duration = input.duration ?? meetingType.meetingInfo.duration;
-		const slot = isSlotOpen(store, { meetingType, hostIds, start: input.start, duration });
+		const pick = queue && pickHost(store, queue, meetingType, input.start, duration);
+		const slot = queue ? pick && { hostId: pick.hostIds[0], hostIds: pick.hostIds } : isSlotOpen(store, { meetingType, hostIds, start: input.start, duration });
 		if (!slot) throw apiError(409, 'The requested time slot is not available');
 		const startMs = Date.parse(input.start);
 		const booked: Booked = {
 			input,
 			meetingType,
 			hostId: slot.hostId,
+			hostIds: 'hostIds' in slot ? slot.hostIds : [slot.hostId],
 			start: new Date(startMs).toISOString(),
 			end: new Date(startMs + duration * 60_000).toISOString(),
 			duration,
 			bookedAt: store.clock.iso(),
 		};
 		if (store.approvals.has(meetingType.id)) return provisionalBooking(store, booked);
-		const appointment = slot.appointment ?? newAppointment(store, booked);
-		appointment.attendees.push(newAttendee(store, booked, appointment));
-		appointment.updatedAt = booked.bookedAt;
+		const appointment = book(store, booked, 'appointment' in slot ? slot.appointment : undefined);
+		if (queue && pick) recordPick(store, queue, pick, appointment.id);
 		return { appointmentId: appointment.id, secret: appointment.secret };
 	},
 };
 
+/** The meeting type's own queue (400 for another queue id, 404 for none of the company). */
+function meetingTypeQueue(store: Store, meetingType: MeetingType, queueId: string) {
+	const queue = queueState(store, meetingType.companyId, queueId);
+	if (queue.queue.meetingTypeId !== meetingType.id) throw apiError(400, ['queueId is not the queue of this meeting type']);
+	return queue;
+}
+
+/**
+ * The appointment (a new one, or the group appointment to join) with the attendee; the attendee's pending
+ * booking-form entries of the company are deleted, as the booking completed.
+ */
+function book(store: Store, booked: Booked, joining?: Appointment): Appointment {
+	const appointment = joining ?? newAppointment(store, booked);
+	appointment.attendees.push(newAttendee(store, booked, appointment));
+	appointment.updatedAt = booked.bookedAt;
+	completePendingAttendee(store, booked.meetingType.companyId, booked.input.attendee.email);
+	return appointment;
+}
+
+/**
+ * Confirms a provisional booking: its slot must still be open for its host (409 otherwise); the appointment is made
+ * as the booking would have made it.
+ */
+export function confirmProvisional(store: Store, provisional: ProvisionalBooking): Appointment {
+	const meetingType = store.meetingTypes.get(provisional.meetingTypeId);
+	const duration = (Date.parse(provisional.end) - Date.parse(provisional.start)) / 60_000;
+	const open = meetingType && provisional.hostIds.every((hostId) => isSlotOpen(store, { meetingType, hostIds: [hostId], start: provisional.start, duration }));
+	if (!meetingType || !open) throw apiError(409, 'The requested time slot is not available');
+	const input = { meetingTypeId: meetingType.id, start: provisional.start, attendee: provisional.attendee } as unknown as BookingInput;
+	const { hostIds, userId: hostId, start, end } = provisional;
+	return book(store, { input, meetingType, hostId, hostIds, start, end, duration, bookedAt: store.clock.iso() });
+}
+
 /** Approval needed: a provisional booking, no appointment; the slot stays open. */
-function provisionalBooking(store: Store, { input, meetingType, hostId, start, end, bookedAt }: Booked) {
+function provisionalBooking(store: Store, { input, meetingType, hostId, hostIds, start, end, bookedAt }: Booked) {
 	const provisional: ProvisionalBooking = {
 		id: randomUUID(),
 		bookingType: store.approvals.get(meetingType.id)!,
@@ -88,7 +127,7 @@ function provisionalBooking(store: Store, { input, meetingType, hostId, start, e
 		meetingTypeId: meetingType.id,
 		start,
 		end,
-		hostIds: [hostId],
+		hostIds,
 		attendee: { ...input.attendee },
 		createdAt: bookedAt,
 	};
@@ -96,7 +135,7 @@ function provisionalBooking(store: Store, { input, meetingType, hostId, start, e
 	return { bookingType: provisional.bookingType, provisionalBookingId: provisional.id };
 }
 
-function newAppointment(store: Store, { input, meetingType, hostId, start, end, duration, bookedAt }: Booked): Appointment {
+function newAppointment(store: Store, { input, meetingType, hostId, hostIds, start, end, duration, bookedAt }: Booked): Appointment {
 	const appointment: Appointment = {
 		id: randomUUID(),
 		secret: randomBytes(16).toString('hex'),
@@ -110,7 +149,7 @@ function newAppointment(store: Store, { input, meetingType, hostId, start, end, 
 		rescheduleCount: 0,
 		meetingTypeId: meetingType.id,
 		meetingInfo: { ...meetingType.meetingInfo, duration, channel: input.channel ?? meetingType.meetingInfo.channel },
-		hostIds: [hostId],
+		hostIds,
 		attendees: [],
 		location: input.location ?? null,
 		notes: null,

@@ -1,5 +1,6 @@
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
+import { hostsOf, membersOf, queueState } from '../routing';
 import { CalculationMethod, hostTimeframe, openSlots } from '../slots';
 import { MeetingType, Store } from '../store';
 import { companyMeetingType, companyUser } from '../visibility';
@@ -29,10 +30,18 @@ export const bookingAvailability: Group = {
 	},
 };
 
-/** The hosts asked for: users of the meeting type's company. Queues are not there yet: a queue id is never found. */
+/**
+ * The hosts asked for: users of the meeting type's company; or, for its queue, every user who hosts for a member
+ * (open slots are any member's; a booking then picks the member by the queue's rules, routing.ts).
+ */
 export function bookingHosts(store: Store, meetingType: MeetingType, hostIds: Call['query'][string], queueId: unknown): string[] {
 	const ids = Array.isArray(hostIds) ? (hostIds as string[]) : [];
-	if (queueId !== undefined) throw apiError(404, 'Queue not found');
+	if (queueId !== undefined) {
+		const { queue } = queueState(store, meetingType.companyId, String(queueId));
+		const hosts = membersOf(queue).flatMap((member) => hostsOf(store, member));
+		if (!hosts.length) throw apiError(409, 'The queue has no hosts');
+		return [...new Set(hosts)];
+	}
 	if (ids.length === 0) throw apiError(400, 'Expected hostIds or queueId');
 	const unknown = ids.some((id) => store.users.get(id.toLowerCase())?.companyId !== meetingType.companyId);
 	if (unknown) throw apiError(404, 'Host not found');

@@ -20,9 +20,14 @@ import { invoiceDocuments } from './invoiceDocuments';
 import { invoiceProducts } from './invoiceProducts';
 import { invoiceSettings } from './invoiceSettings';
 import { meetingTypes } from './meetingTypes';
+import { meetingTypeTemplates } from './meetingTypeTemplates';
 import { messenger } from './messenger';
 import { notes } from './notes';
+import { pendingAttendees } from './pendingAttendees';
 import { personalPage } from './personalPage';
+import { provisionalBookings } from './provisionalBookings';
+import { queues } from './queues';
+import { queueUserGroups } from './queueUserGroups';
 import { recurringInvoices } from './recurringInvoices';
 import { signatures } from './signatures';
 import { tasks } from './tasks';
@@ -60,4 +65,9 @@ export const handlers: Group = {
 	...recurringInvoices,
 	...billingRuns,
 	...accountingExport,
+	...queues,
+	...queueUserGroups,
+	...meetingTypeTemplates,
+	...pendingAttendees,
+	...provisionalBookings,
 };
