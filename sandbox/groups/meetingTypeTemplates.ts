@@ -33,7 +33,8 @@ function tenantTemplate({ store, actor }: Call, id: string): Template {
 	return template;
 }
 
-const answer = ({ companyId: _companyId, ...template }: Template) => template;
+/** The template as answered (the tenant is not part of it). */
+const answer = ({ id, name, meetingInfo, assignedUserIds, createdAt, updatedAt }: Template) => ({ id, name, meetingInfo, assignedUserIds, createdAt, updatedAt });
 
 function create({ store, actor, body }: Call) {
 	const now = store.clock.iso();
