@@ -70,11 +70,11 @@ export function exampleWorkflows(): Array<{ id: string; name: string }> {
 }
 
 /**
- * Demo data of the invoicing examples: an appointment that took place yesterday (booked, then moved there; its
- * attendee became a CRM contact), a monthly recurring invoice for that contact due today, and an invoice to them
- * that is overdue (sent, due 16 days ago).
+ * Demo data of the invoicing and routing examples: an appointment that took place yesterday (booked, then moved
+ * there; its attendee became a CRM contact), a monthly recurring invoice for that contact due today, an invoice to
+ * them that is overdue (sent, due 16 days ago), and someone who left the booking form unfinished.
  */
-async function addDemoInvoicing(sandboxUrl: string, seed: Seed): Promise<void> {
+async function addDemoData(sandboxUrl: string, seed: Seed): Promise<void> {
 	const call = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
 		const headers = { authorization: `Bearer ${seed.credentials.ownerPat}`, 'content-type': 'application/json' };
 		const answer = await fetch(`${sandboxUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -93,6 +93,7 @@ async function addDemoInvoicing(sandboxUrl: string, seed: Seed): Promise<void> {
 	const overdue = await call('POST', '/invoicing/documents', { type: 'invoice', contactId, issueDate: day(-30), dueDate: day(-16), lineItems: [{ description: 'Workshop day', quantity: 1, unitPrice: 950 }] });
 	await call('POST', `/invoicing/documents/${String(overdue.id)}/finalise`);
 	await call('POST', `/invoicing/documents/${String(overdue.id)}/send`, {});
+	await call('POST', '/v4/attendee/pending', { email: 'dorothy.vaughan@client.example', firstname: 'Dorothy', lastname: 'Vaughan', phone: '+4915790002222' });
 }
 
 /** Imports the examples not imported into this user folder before, so a person's changes to one are kept. */
@@ -140,7 +141,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 	const sandbox = await startSandbox({ port: options.sandboxPort ?? 0 });
 	try {
 		const seed = (await (await fetch(`${sandbox.url}/__sandbox/seed`, { method: 'POST' })).json()) as Seed;
-		await addDemoInvoicing(sandbox.url, seed);
+		await addDemoData(sandbox.url, seed);
 		installPackage(userFolder);
 		const credentials = demoCredentials(sandbox.url, seed);
 		await importExamples(host, userFolder, credentials);

@@ -49,6 +49,7 @@ export const SIGNATURES_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformSignature
 export const MESSENGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformMessenger`;
 export const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformTrigger`;
 export const INVOICING_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformInvoicing`;
+export const ROUTING_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformRouting`;
 export const ITEMS_NODE_TYPE = 'harness.items';
 
 /** A file to attach to an input item as binary data: read from `path`, as n8n's Read File node would. */

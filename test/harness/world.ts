@@ -4,7 +4,7 @@ import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
 import type { BinaryFile } from './engine';
 import type { PollOutcome } from './engine';
-import { CRM_NODE_TYPE, INVOICING_NODE_TYPE, ITEMS_NODE_TYPE, MESSENGER_NODE_TYPE, NODE_TYPE, SIGNATURES_NODE_TYPE, TRIGGER_NODE_TYPE, getEngine, runLoader, runPoll, runWorkflow } from './engine';
+import { CRM_NODE_TYPE, INVOICING_NODE_TYPE, ITEMS_NODE_TYPE, MESSENGER_NODE_TYPE, NODE_TYPE, ROUTING_NODE_TYPE, SIGNATURES_NODE_TYPE, TRIGGER_NODE_TYPE, getEngine, runLoader, runPoll, runWorkflow } from './engine';
 
 /**
  * A test world: a sandbox API server on loopback with seeded data, credentials stored the way n8n
@@ -51,11 +51,13 @@ const CRM_RESOURCES = ['contact', 'dataField', 'company', 'deal', 'pipeline', 't
 const MESSENGER_RESOURCES = ['conversation', 'message', 'template'];
 const SIGNATURES_RESOURCES = ['signatureRequest'];
 const INVOICING_RESOURCES = ['document', 'product', 'settings', 'recurringInvoice', 'billingRun', 'accountingExport'];
+const ROUTING_RESOURCES = ['queue', 'queueUserGroup', 'meetingTypeTemplate', 'pendingAttendee', 'provisionalBooking'];
 
-/** The node type of a resource: the CRM, Messenger, Signatures or Invoicing node for theirs, else the scheduling node (resource names do not overlap). */
+/** The node type of a resource: the CRM, Messenger, Signatures, Invoicing or Routing node for theirs, else the scheduling node (resource names do not overlap). */
 function nodeTypeOf(resource: unknown): string {
 	const name = String(resource);
 	if (INVOICING_RESOURCES.includes(name)) return INVOICING_NODE_TYPE;
+	if (ROUTING_RESOURCES.includes(name)) return ROUTING_NODE_TYPE;
 	if (CRM_RESOURCES.includes(name)) return CRM_NODE_TYPE;
 	if (MESSENGER_RESOURCES.includes(name)) return MESSENGER_NODE_TYPE;
 	return SIGNATURES_RESOURCES.includes(name) ? SIGNATURES_NODE_TYPE : NODE_TYPE;

@@ -93,6 +93,13 @@ const SPECIFIC_FIXES: Array<[RegExp, string]> = [
 	[/runDate must not be after today/i, 'Leave Run Date empty for today, or pick a day that has begun (the API counts days in UTC).'],
 	[/startDate can only change before the first billing run/i, 'Create a new recurring invoice with the new start date, then delete or pause this one.'],
 	[/Only (active|paused) recurring invoices can be/i, 'Nothing to do, or not possible now: Recurring Invoice → Get shows its status (an ended schedule needs a later End Date).'],
+	// Routing
+	[/is not a host of this queue/i, 'Add the user to the queue first (Queue → Add Host), then set their capacity, priority or link.'],
+	[/mainGroupHostId must be a member of the group/i, 'Add the user to the group first (Queue User Group → Add Member), then make them its main host.'],
+	[/queueId is not the queue of this meeting type/i, 'Use the meeting type\'s own queue (its queueId), or leave Hosts and Queue ID empty so the node takes it from the meeting type.'],
+	[/The queue has no hosts/i, 'Add hosts to the queue first (Routing: Queue → Add Host).'],
+	[/The provisional booking is (confirmed|declined_by_host|expired)/i, 'Nothing to decide any more: Provisional Booking → Get Many shows its status.'],
+	[/template is already assigned to this user/i, 'Nothing to do: the user already has a meeting type from this template (Meeting Type → Get Many).'],
 ];
 
 /** HTTP status texts: a body that says only this gives no reason of its own. */

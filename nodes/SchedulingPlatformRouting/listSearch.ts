@@ -1,0 +1,31 @@
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+
+import { matches } from '../shared/listSearch';
+import { MAX_PAGE_SIZE } from '../shared/transport/pagination';
+import { apiRequest } from '../shared/transport/request';
+
+/** "From List" loaders of queues, templates (bare arrays, filtered here) and pending provisional bookings (page0). */
+
+const person = (user: IDataObject) => `${String(user.givenName ?? '')} ${String(user.familyName ?? '')}`.trim();
+
+export async function searchQueues(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const queues = (await apiRequest(this, 0, { method: 'GET', path: '/v4/queue/company' })) as IDataObject[];
+	const name = (queue: IDataObject) => `${String(queue.type)}: ${((queue.users ?? []) as IDataObject[]).map(person).join(', ') || 'no hosts'}`;
+	return { results: queues.filter((queue) => matches(filter, name(queue), queue.id, queue.meetingTypeId)).map((queue) => ({ name: name(queue), value: String(queue.id) })) };
+}
+
+export async function searchMeetingTypeTemplates(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const templates = (await apiRequest(this, 0, { method: 'GET', path: '/v4/meeting-type-template' })) as IDataObject[];
+	return { results: templates.filter((template) => matches(filter, template.name, template.id)).map((template) => ({ name: String(template.name), value: String(template.id) })) };
+}
+
+export async function searchProvisionalBookings(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const page = Number(paginationToken ?? 0);
+	const answer = (await apiRequest(this, 0, { method: 'GET', path: '/v4/provisional-booking/paginated', qs: { page, pageSize: MAX_PAGE_SIZE, status: 'pending' } })) as IDataObject;
+	const bookings = (answer.provisionalBookings ?? []) as IDataObject[];
+	const name = (booking: IDataObject) => `${String((booking.attendee as IDataObject | undefined)?.email ?? 'unknown')} at ${String(booking.start)}`;
+	return {
+		results: bookings.filter((booking) => matches(filter, name(booking), booking.id)).map((booking) => ({ name: name(booking), value: String(booking.id) })),
+		paginationToken: (page + 1) * MAX_PAGE_SIZE < Number(answer.total ?? 0) ? String(page + 1) : undefined,
+	};
+}

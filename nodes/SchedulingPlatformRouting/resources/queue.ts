@@ -1,0 +1,195 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { getManyFields } from '../../shared/getMany';
+import { InputProblem, inputProblem } from '../../shared/inputChecks';
+import { userLocator } from '../../shared/locators';
+import type { Converter, OperationCall, ResourceDefinitions } from '../../shared/types';
+import { meetingTypeLocator } from '../../SchedulingPlatform/locators';
+import { queueLocator } from '../locators';
+import { changeMembership } from '../membership';
+
+/**
+ * Queue (api-reference §7, Beta): the round-robin queue of a meeting type. Settings go to the meeting type's queue
+ * (`PATCH /v4/queue/meeting-type/{id}`); Add Host and Remove Host read the queue first and send the API's toggle only
+ * when it changes something (membership.ts). Get Next Hosts puts out one item per upcoming pick.
+ */
+
+const QUEUE = '/v4/queue/{queueId}';
+const OF_MEETING_TYPE = '/v4/queue/meeting-type/{meetingTypeId}';
+const meetingTypePath = { meetingTypeId: 'meetingTypeId' };
+
+/** The queue of the meeting type as it is now, or undefined when the meeting type has none yet. */
+async function queueOfMeetingType(call: OperationCall): Promise<IDataObject | undefined> {
+	const meetingTypeId = String(call.request.pathParams!.meetingTypeId);
+	const meetingType = (await call.lookup({ method: 'GET', path: '/v4/meeting-type/{id}', pathParams: { id: meetingTypeId } })) as IDataObject;
+	if (!meetingType.queueId) return undefined;
+	return (await call.send({ method: 'GET', path: QUEUE, pathParams: { queueId: String(meetingType.queueId) } })) as IDataObject;
+}
+
+const hostMembership = {
+	current: queueOfMeetingType,
+	toggle: (call: OperationCall, userId: string) => ({ method: 'PATCH' as const, path: OF_MEETING_TYPE, pathParams: call.request.pathParams, body: { userId } }),
+	members: (queue: IDataObject) => (queue.userIds ?? []) as string[],
+	empty: (call: OperationCall) => ({ meetingTypeId: call.request.pathParams!.meetingTypeId, userIds: [] }),
+};
+
+interface Row {
+	userId?: unknown;
+	capacity?: unknown;
+	priority?: unknown;
+	link?: unknown;
+}
+
+/** Rows of a per-host list: each names a host once; `value` is the row's other field, checked. */
+function hostRows(list: string, valueKey: 'capacity' | 'priority' | 'link'): Converter {
+	return (value) => {
+		const rows = ((value as IDataObject)[list] ?? []) as Row[];
+		const seen = new Set<string>();
+		return rows.map((row, index) => {
+			const userId = String(row.userId ?? '').trim();
+			if (!userId) throw new InputProblem(`need a host in row ${index + 1}`);
+			if (seen.has(userId)) throw new InputProblem(`name each host once; row ${index + 1} repeats ${userId}`);
+			seen.add(userId);
+			if (valueKey === 'link' && (!row.link || inputProblem('url', row.link))) {
+				throw new InputProblem(`need a Link in row ${index + 1} that is a web address starting with https:// or http://`);
+			}
+			return { userId, [valueKey]: row[valueKey] };
+		});
+	};
+}
+
+/** Get Many reads the company's queues, or a workspace's. */
+async function scopedList(call: OperationCall): Promise<void> {
+	if (call.values.scope !== 'workspace') return;
+	call.request.path = '/v4/queue/workspace/{workspaceId}';
+	call.request.pathParams = { workspaceId: String(call.values.workspaceId) };
+}
+
+export const queueOperations: ResourceDefinitions = {
+	addHost: { method: 'PATCH', path: OF_MEETING_TYPE, pathParams: meetingTypePath, values: { userId: { param: 'userId', check: ['required', 'uuid'] } }, perform: changeMembership(hostMembership, 'add') },
+	get: { method: 'GET', path: QUEUE, pathParams: { queueId: 'queueId' } },
+	getAll: {
+		method: 'GET',
+		path: '/v4/queue/company',
+		values: { scope: 'scope', workspaceId: 'workspaceId' },
+		prepare: scopedList,
+		pagination: { style: 'none' },
+	},
+	getNextHosts: {
+		method: 'GET',
+		path: `${QUEUE}/next`,
+		pathParams: { queueId: 'queueId' },
+		output: (answer) => (((answer as IDataObject).nextHosts ?? []) as IDataObject[]).map((host, index) => ({ position: index + 1, ...host })),
+	},
+	removeHost: { method: 'PATCH', path: OF_MEETING_TYPE, pathParams: meetingTypePath, values: { userId: { param: 'userId', check: ['required', 'uuid'] } }, perform: changeMembership(hostMembership, 'remove') },
+	updateSettings: {
+		method: 'PATCH',
+		path: OF_MEETING_TYPE,
+		pathParams: meetingTypePath,
+		body: {
+			type: 'settings.type',
+			userCapacities: { param: 'settings.userCapacities', convert: hostRows('capacity', 'capacity') },
+			userPriorities: { param: 'settings.userPriorities', convert: hostRows('priority', 'priority') },
+			userCustomLinks: { param: 'settings.userCustomLinks', convert: hostRows('link', 'link') },
+			maxLeadThreshold: 'settings.maxLeadThreshold',
+			distributionPeriod: 'settings.distributionPeriod',
+			prioritizeNearTermAvailability: 'settings.prioritizeNearTermAvailability',
+		},
+		check: (request) => (Object.keys(request.body ?? {}).length ? undefined : 'Add at least one setting to change'),
+	},
+};
+
+const show = (operation: string[]) => ({ show: { resource: ['queue'], operation } });
+
+const hostField: INodeProperties = {
+	displayName: 'Host Name or ID',
+	name: 'userId',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getUsers' },
+	default: '',
+	description: 'A host of the queue. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+const perHost = (displayName: string, name: string, value: INodeProperties): INodeProperties => ({
+	displayName,
+	name,
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add Host',
+	default: {},
+	description: 'Replaces the whole list; hosts must be in the queue',
+	options: [{ displayName: 'Host', name: name === 'userCapacities' ? 'capacity' : name === 'userPriorities' ? 'priority' : 'link', values: [hostField, value] }],
+});
+
+export const queueProperties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['queue'] } },
+		options: [
+			{ name: 'Add Host', value: 'addHost', description: 'Add a user to the queue of a meeting type (nothing is sent when they are in it)', action: 'Add a host to a queue' },
+			{ name: 'Get', value: 'get', description: 'Get a queue with its hosts, groups and picks', action: 'Get a queue' },
+			{ name: 'Get Many', value: 'getAll', description: 'List the queues of the company or of a workspace', action: 'Get many queues' },
+			{ name: 'Get Next Hosts', value: 'getNextHosts', description: 'The hosts the next bookings would go to, in order', action: 'Get the next hosts of a queue' },
+			{ name: 'Remove Host', value: 'removeHost', description: 'Take a user out of the queue of a meeting type (nothing is sent when they are not in it)', action: 'Remove a host from a queue' },
+			{ name: 'Update Settings', value: 'updateSettings', description: 'Change how the queue of a meeting type picks hosts', action: 'Update the settings of a queue' },
+		],
+		default: 'getAll',
+	},
+	{
+		displayName: 'Meeting Type',
+		name: 'meetingTypeId',
+		type: 'resourceLocator',
+		required: true,
+		default: { mode: 'list', value: '' },
+		displayOptions: show(['addHost', 'removeHost', 'updateSettings']),
+		description: 'The meeting type whose queue to change (its queue is made on first use)',
+		...meetingTypeLocator,
+	},
+	{ displayName: 'User', name: 'userId', type: 'resourceLocator', required: true, default: { mode: 'list', value: '' }, displayOptions: show(['addHost', 'removeHost']), description: 'The host to add or remove', ...userLocator },
+	{ displayName: 'Queue', name: 'queueId', type: 'resourceLocator', required: true, default: { mode: 'list', value: '' }, displayOptions: show(['get', 'getNextHosts']), description: 'The queue to read', ...queueLocator },
+	{
+		displayName: 'Scope',
+		name: 'scope',
+		type: 'options',
+		options: [
+			{ name: 'Company', value: 'company', description: 'Every queue of the company' },
+			{ name: 'Workspace', value: 'workspace', description: 'The queues of one workspace' },
+		],
+		default: 'company',
+		displayOptions: show(['getAll']),
+		description: 'Which queues to list',
+	},
+	{ displayName: 'Workspace ID', name: 'workspaceId', type: 'string', required: true, default: '', displayOptions: { show: { resource: ['queue'], operation: ['getAll'], scope: ['workspace'] } }, description: 'The workspace whose queues to list' },
+	...getManyFields('queue'),
+	{
+		displayName: 'Settings',
+		name: 'settings',
+		type: 'collection',
+		placeholder: 'Add Setting',
+		default: {},
+		displayOptions: show(['updateSettings']),
+		options: [
+			{ displayName: 'Distribution Period', name: 'distributionPeriod', type: 'options', options: [{ name: 'Day', value: 'day' }, { name: 'Month', value: 'month' }, { name: 'Week', value: 'week' }], default: 'month', description: 'The period Equal Distribution counts bookings in' },
+			perHost('Host Capacities', 'userCapacities', { displayName: 'Capacity', name: 'capacity', type: 'number', typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 }, default: 1, description: 'The host\'s share in Advanced Round Robin (2 takes twice as many as 1)' }),
+			perHost('Host Custom Links', 'userCustomLinks', { displayName: 'Link', name: 'link', type: 'string', default: '', placeholder: 'https://example.com/book/jane', description: 'The host\'s own booking link' }),
+			perHost('Host Priorities', 'userPriorities', { displayName: 'Priority', name: 'priority', type: 'number', typeOptions: { minValue: 1, maxValue: 3, numberPrecision: 0 }, default: 2, description: 'Who goes first on a tie: 1 before 2 before 3' }),
+			{ displayName: 'Max Lead Threshold', name: 'maxLeadThreshold', type: 'number', typeOptions: { minValue: 1, numberPrecision: 0 }, default: 1, description: 'How many bookings a host may lead the others by' },
+			{ displayName: 'Prioritize Near-Term Availability', name: 'prioritizeNearTermAvailability', type: 'boolean', default: false, description: 'Whether hosts free sooner are preferred' },
+			{
+				displayName: 'Type',
+				name: 'type',
+				type: 'options',
+				options: [
+					{ name: 'Advanced Round Robin', value: 'advancedRoundRobin', description: 'In turn, weighted by the hosts\' capacities' },
+					{ name: 'Equal Distribution', value: 'equalDistribution', description: 'The host with the fewest bookings in the period' },
+					{ name: 'Simple Round Robin', value: 'simpleRoundRobin', description: 'Each host in turn' },
+				],
+				default: 'simpleRoundRobin',
+				description: 'How the queue picks the host of a booking',
+			},
+		],
+	},
+];

@@ -1,0 +1,89 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { clearSwitches } from '../../shared/clearSwitches';
+import { userLocator } from '../../shared/locators';
+import type { OperationCall, ResourceDefinitions } from '../../shared/types';
+import { queueLocator } from '../locators';
+import { changeMembership } from '../membership';
+
+/**
+ * Queue User Group (api-reference §7, Beta): hosts who take a booking together; the group is one member of its
+ * queue and all its users must be free. Add Member and Remove Member read the group first and toggle only on a change.
+ */
+
+const GROUPS = '/v4/queue-user-group';
+const GROUP = `${GROUPS}/{id}`;
+const groupPath = { id: 'groupId' };
+
+const memberMembership = {
+	current: async (call: OperationCall) => (await call.send({ method: 'GET', path: GROUP, pathParams: call.request.pathParams })) as IDataObject,
+	toggle: (call: OperationCall, userId: string) => ({ method: 'PATCH' as const, path: GROUP, pathParams: call.request.pathParams, body: { userId } }),
+	members: (group: IDataObject) => (group.userIds ?? []) as string[],
+};
+
+const mainHostSwitch = clearSwitches([{ key: 'mainGroupHostId', field: 'updateFields.mainGroupHostId', flag: 'updateFields.clearMainHost' }]);
+const member = { userId: { param: 'userId', check: ['required' as const, 'uuid' as const] } };
+
+export const queueUserGroupOperations: ResourceDefinitions = {
+	addMember: { method: 'PATCH', path: GROUP, pathParams: groupPath, values: member, perform: changeMembership(memberMembership, 'add') },
+	create: { method: 'POST', path: GROUPS, body: { queueId: 'queueId', name: { param: 'name', check: ['required', { maxLength: 200 }] } } },
+	delete: { method: 'DELETE', path: GROUP, pathParams: groupPath },
+	get: { method: 'GET', path: GROUP, pathParams: groupPath },
+	removeMember: { method: 'PATCH', path: GROUP, pathParams: groupPath, values: member, perform: changeMembership(memberMembership, 'remove') },
+	update: {
+		method: 'PATCH',
+		path: GROUP,
+		pathParams: groupPath,
+		body: { name: { param: 'updateFields.name', check: { maxLength: 200 } }, capacity: 'updateFields.capacity', mainGroupHostId: { param: 'updateFields.mainGroupHostId', check: 'uuid' } },
+		check: (request, call) => mainHostSwitch.check(request, call) ?? (Object.keys(request.body ?? {}).length || call.read('updateFields.clearMainHost') === true ? undefined : 'Add at least one field to change'),
+		prepare: mainHostSwitch.prepare,
+	},
+};
+
+const show = (operation: string[]) => ({ show: { resource: ['queueUserGroup'], operation } });
+
+export const queueUserGroupProperties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['queueUserGroup'] } },
+		options: [
+			{ name: 'Add Member', value: 'addMember', description: 'Add a user to a group (nothing is sent when they are in it)', action: 'Add a member to a queue user group' },
+			{ name: 'Create', value: 'create', description: 'Create a group in a queue', action: 'Create a queue user group' },
+			{ name: 'Delete', value: 'delete', description: 'Delete a group (it leaves its queue)', action: 'Delete a queue user group' },
+			{ name: 'Get', value: 'get', description: 'Get a group with its members', action: 'Get a queue user group' },
+			{ name: 'Remove Member', value: 'removeMember', description: 'Take a user out of a group (nothing is sent when they are not in it)', action: 'Remove a member from a queue user group' },
+			{ name: 'Update', value: 'update', description: 'Change a group\'s name, capacity or main host', action: 'Update a queue user group' },
+		],
+		default: 'create',
+	},
+	{ displayName: 'Queue', name: 'queueId', type: 'resourceLocator', required: true, default: { mode: 'list', value: '' }, displayOptions: show(['create']), description: 'The queue the group joins as one member', ...queueLocator },
+	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '', placeholder: 'e.g. Enterprise pair', displayOptions: show(['create']), description: 'The group\'s name' },
+	{
+		displayName: 'Group ID',
+		name: 'groupId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
+		displayOptions: show(['addMember', 'delete', 'get', 'removeMember', 'update']),
+		description: 'The group (its ID is in the queue\'s userGroupIds, or in Create\'s output)',
+	},
+	{ displayName: 'User', name: 'userId', type: 'resourceLocator', required: true, default: { mode: 'list', value: '' }, displayOptions: show(['addMember', 'removeMember']), description: 'The member to add or remove', ...userLocator },
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show(['update']),
+		options: [
+			{ displayName: 'Capacity', name: 'capacity', type: 'number', typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 }, default: 1, description: 'The group\'s share in Advanced Round Robin' },
+			{ displayName: 'Clear Main Host', name: 'clearMainHost', type: 'boolean', default: false, description: 'Whether to remove the main host (the first member then hosts)' },
+			{ displayName: 'Main Host ID', name: 'mainGroupHostId', type: 'string', default: '', placeholder: 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc', description: 'The member who hosts the group\'s bookings (must be a member)' },
+			{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'The group\'s name' },
+		],
+	},
+];

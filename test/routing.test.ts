@@ -1,0 +1,227 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { freshTenant } from './harness/crm';
+import { byId, useWorld, wire } from './harness/world';
+
+/**
+ * The Routing node (api-reference §7, Beta) through n8n's engine: every operation with its exact requests, the
+ * toggles made safe (Add Host twice leaves the host in; removing an absent host sends no write), the abandoned-booking
+ * follow-up as chained nodes, a provisional booking whose slot was taken, and a booking through the meeting type's queue.
+ */
+
+const world = useWorld();
+
+type Tenant = Awaited<ReturnType<typeof freshTenant>>;
+
+beforeAll(async () => {
+	await world().control('POST', '/__sandbox/clock/set', { now: '2030-01-01T08:00:00Z' });
+});
+
+async function call(tenant: Tenant, method: string, path: string, body?: unknown): Promise<IDataObject> {
+	const answer = await world().api(method, path, tenant.token, { body });
+	if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+	return answer.body;
+}
+
+/** A tenant with its owner and a second host, and the owner's meeting type. */
+async function team(): Promise<{ tenant: Tenant; hosts: string[]; meetingTypeId: string }> {
+	const tenant = await freshTenant(world());
+	const bea = (await world().control('POST', '/__sandbox/users', { companyId: tenant.companyId, email: 'bea@fresh.example', givenName: 'Bea', familyName: 'Host' })) as { id: string };
+	const [meetingType] = (await call(tenant, 'GET', '/v4/meeting-type')) as unknown as IDataObject[];
+	await world().clearRequests();
+	return { tenant, hosts: [tenant.userId, bea.id], meetingTypeId: String(meetingType.id) };
+}
+
+const attendee = (email: string) => ({ email, firstname: 'Lea', lastname: 'Lead', receiveReminders: false, notes: {} });
+
+describe('Routing: Queue', () => {
+	test('Add Host reads the meeting type and its queue, then toggles; Add Host again sends no write; Remove Host of an absent host sends no write', async () => {
+		const { tenant, hosts, meetingTypeId } = await team();
+		const credential = world().pat(tenant.token);
+		const add = (userId: string, operation = 'addHost') => world().runNode({ resource: 'queue', operation, meetingTypeId: byId(meetingTypeId), userId: byId(userId) }, credential);
+		const first = await add(hosts[1]);
+		expect(first.error).toBeUndefined();
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: `/v4/meeting-type/${meetingTypeId}`, query: '', headers: world().patHeaders(tenant.token), body: null },
+			{ method: 'PATCH', path: `/v4/queue/meeting-type/${meetingTypeId}`, query: '', headers: world().patHeaders(tenant.token, true), body: { userId: hosts[1] } },
+		]);
+		expect(first.items[0]).toMatchObject({ meetingTypeId, userIds: [hosts[1]], outcome: 'added' });
+		await world().clearRequests();
+
+		const again = await add(hosts[1]);
+		expect(again.items[0]).toMatchObject({ userIds: [hosts[1]], outcome: 'unchanged' });
+		expect((await world().requests()).map((request) => `${request.method} ${request.path}`)).toEqual([`GET /v4/meeting-type/${meetingTypeId}`, `GET /v4/queue/${String(first.items[0].id)}`]);
+		await world().clearRequests();
+
+		const absent = await add(hosts[0], 'removeHost');
+		expect(absent.items[0]).toMatchObject({ userIds: [hosts[1]], outcome: 'unchanged' });
+		expect((await world().requests()).filter((request) => request.method !== 'GET')).toEqual([]);
+		const removed = await add(hosts[1], 'removeHost');
+		expect(removed.items[0]).toMatchObject({ userIds: [], outcome: 'removed' });
+	});
+
+	test('Update Settings sends the settings and the per-host rows; Get, Get Many (company, workspace), Get Next Hosts (one item per pick)', async () => {
+		const { tenant, hosts, meetingTypeId } = await team();
+		const credential = world().pat(tenant.token);
+		for (const userId of hosts) await call(tenant, 'PATCH', `/v4/queue/meeting-type/${meetingTypeId}`, { userId });
+		await world().clearRequests();
+		const settings = {
+			type: 'advancedRoundRobin',
+			distributionPeriod: 'week',
+			userCapacities: { capacity: [{ userId: hosts[0], capacity: 1 }, { userId: hosts[1], capacity: 2 }] },
+			userPriorities: { priority: [{ userId: hosts[1], priority: 1 }] },
+		};
+		const updated = await world().runNode({ resource: 'queue', operation: 'updateSettings', meetingTypeId: byId(meetingTypeId), settings }, credential);
+		expect(updated.error).toBeUndefined();
+		expect((await world().requests()).map((request) => request.body)).toEqual([
+			{ type: 'advancedRoundRobin', userCapacities: [{ userId: hosts[0], capacity: 1 }, { userId: hosts[1], capacity: 2 }], userPriorities: [{ userId: hosts[1], priority: 1 }], distributionPeriod: 'week' },
+		]);
+		const queueId = String(updated.items[0].id);
+		const got = await world().runNode({ resource: 'queue', operation: 'get', queueId: byId(queueId) }, credential);
+		expect(got.items[0]).toMatchObject({ id: queueId, type: 'advancedRoundRobin', users: [expect.objectContaining({ id: hosts[0] }), expect.objectContaining({ id: hosts[1], givenName: 'Bea' })] });
+		const many = await world().runNode({ resource: 'queue', operation: 'getAll', returnAll: true }, credential);
+		expect(many.items.map((item) => item.id)).toEqual([queueId]);
+		await world().control('POST', `/__sandbox/meeting-types/${meetingTypeId}/workspace`, { workspaceId: 'ws-sales' });
+		await world().clearRequests();
+		const workspace = await world().runNode({ resource: 'queue', operation: 'getAll', scope: 'workspace', workspaceId: 'ws-sales', limit: 5 }, credential);
+		expect(workspace.items.map((item) => item.id)).toEqual([queueId]);
+		expect((await world().requests()).map((request) => request.path)).toEqual(['/v4/queue/workspace/ws-sales']);
+		const next = await world().runNode({ resource: 'queue', operation: 'getNextHosts', queueId: byId(queueId) }, credential);
+		expect(next.items.slice(0, 3)).toEqual([
+			{ position: 1, userId: hosts[1], groupId: null, selectionReason: 'Weighted turn: capacity 2 of 3' },
+			{ position: 2, userId: hosts[0], groupId: null, selectionReason: 'Weighted turn: capacity 1 of 3' },
+			{ position: 3, userId: hosts[1], groupId: null, selectionReason: 'Weighted turn: capacity 2 of 3' },
+		]);
+		const stranger = await world().runNode({ resource: 'queue', operation: 'updateSettings', meetingTypeId: byId(meetingTypeId), settings: { userCapacities: { capacity: [{ userId: world().seed.users.owner.id, capacity: 2 }] } } }, credential);
+		expect(stranger.error?.message).toMatch(/^(User not found|userCapacities\.0\.userId is not a host of this queue) \(HTTP 40[04]\)$/);
+	});
+
+	test('a booking by the scheduling node without hosts takes the meeting type\'s queue, and the queue picks the host', async () => {
+		const { tenant, hosts, meetingTypeId } = await team();
+		for (const userId of [hosts[1], hosts[0]]) await call(tenant, 'PATCH', `/v4/queue/meeting-type/${meetingTypeId}`, { userId });
+		const queue = (await call(tenant, 'GET', `/v4/meeting-type/${meetingTypeId}`)) as IDataObject;
+		await world().clearRequests();
+		const booked = await world().runNode(
+			{ resource: 'booking', operation: 'create', meetingTypeId: byId(meetingTypeId), start: '2030-01-07T10:00:00Z', email: 'queued@example.com', firstName: 'Que', lastName: 'Ued' },
+			world().pat(tenant.token),
+		);
+		expect(booked.error).toBeUndefined();
+		const requests = await world().requests();
+		expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual([`GET /v4/meeting-type/${meetingTypeId}`, 'POST /v4/booking']);
+		expect(requests[1].body).toMatchObject({ meetingTypeId, queueId: queue.queueId });
+		const appointment = await call(tenant, 'GET', `/v4/appointment/${String(booked.items[0].appointmentId)}`);
+		expect(appointment.userId).toBe(hosts[1]);
+	});
+});
+
+describe('Routing: Queue User Group', () => {
+	test('Create, Add Member twice (one write), Update (name, capacity, main host), Get, Remove Member of an absent member (no write), Delete', async () => {
+		const { tenant, hosts, meetingTypeId } = await team();
+		const credential = world().pat(tenant.token);
+		const queue = await call(tenant, 'PATCH', `/v4/queue/meeting-type/${meetingTypeId}`, { userId: hosts[0] });
+		await world().clearRequests();
+		const created = await world().runNode({ resource: 'queueUserGroup', operation: 'create', queueId: byId(String(queue.id)), name: 'Pair' }, credential);
+		expect((await world().requests()).map((request) => request.body)).toEqual([{ queueId: queue.id, name: 'Pair' }]);
+		const groupId = String(created.items[0].id);
+		const member = (operation: string, userId: string) => world().runNode({ resource: 'queueUserGroup', operation, groupId, userId: byId(userId) }, credential);
+		await member('addMember', hosts[1]);
+		await world().clearRequests();
+		const twice = await member('addMember', hosts[1]);
+		expect(twice.items[0]).toMatchObject({ userIds: [hosts[1]], outcome: 'unchanged' });
+		expect((await world().requests()).map((request) => request.method)).toEqual(['GET']);
+		const updated = await world().runNode({ resource: 'queueUserGroup', operation: 'update', groupId, updateFields: { name: 'Duo', capacity: 3, mainGroupHostId: hosts[1] } }, credential);
+		expect(updated.items[0]).toMatchObject({ name: 'Duo', capacity: 3, mainGroupHostId: hosts[1] });
+		const cleared = await world().runNode({ resource: 'queueUserGroup', operation: 'update', groupId, updateFields: { clearMainHost: true } }, credential);
+		expect(cleared.items[0]).toMatchObject({ mainGroupHostId: null });
+		expect((await world().runNode({ resource: 'queueUserGroup', operation: 'get', groupId }, credential)).items[0]).toMatchObject({ id: groupId, users: [expect.objectContaining({ id: hosts[1] })] });
+		await world().clearRequests();
+		const absent = await member('removeMember', hosts[0]);
+		expect(absent.items[0]).toMatchObject({ outcome: 'unchanged' });
+		expect((await world().requests()).map((request) => request.method)).toEqual(['GET']);
+		expect((await world().runNode({ resource: 'queueUserGroup', operation: 'delete', groupId }, credential)).items).toEqual([{ deleted: true }]);
+		expect((await call(tenant, 'GET', `/v4/queue/${String(queue.id)}`)).userGroupIds).toEqual([]);
+	});
+});
+
+describe('Routing: Meeting Type Template, Pending Attendee, Provisional Booking', () => {
+	test('Template Create, Get Many, Update, Assign to User (the user gets a meeting type)', async () => {
+		const { tenant, hosts } = await team();
+		const credential = world().pat(tenant.token);
+		const created = await world().runNode({ resource: 'meetingTypeTemplate', operation: 'create', name: 'Discovery call', duration: 45, additionalFields: { channel: 'zoom' } }, credential);
+		expect((await world().requests()).map((request) => request.body)).toEqual([{ name: 'Discovery call', meetingInfo: { name: 'Discovery call', duration: 45, channel: 'zoom' } }]);
+		const templateId = String(created.items[0].id);
+		expect((await world().runNode({ resource: 'meetingTypeTemplate', operation: 'getAll', returnAll: true }, credential)).items.map((item) => item.id)).toEqual([templateId]);
+		const updated = await world().runNode({ resource: 'meetingTypeTemplate', operation: 'update', templateId: byId(templateId), updateFields: { duration: 60 } }, credential);
+		expect(updated.items[0]).toMatchObject({ meetingInfo: { name: 'Discovery call', duration: 60, channel: 'zoom' } });
+		const assigned = await world().runNode({ resource: 'meetingTypeTemplate', operation: 'assign', templateId: byId(templateId), userId: byId(hosts[1]) }, credential);
+		expect(assigned.items[0]).toEqual({ templateId, userId: hosts[1], meetingTypeId: expect.any(String) });
+		expect(await call(tenant, 'GET', `/v4/meeting-type/${String(assigned.items[0].meetingTypeId)}`)).toMatchObject({ userId: hosts[1], meetingInfo: { name: 'Discovery call', duration: 60 } });
+	});
+
+	test('Pending Attendee Create answers its numeric id; Get Many lists them, newest first; a completed booking removes its entry', async () => {
+		const { tenant, hosts, meetingTypeId } = await team();
+		const credential = world().pat(tenant.token);
+		const created = await world().runNode({ resource: 'pendingAttendee', operation: 'create', email: 'half@example.com', additionalFields: { firstName: 'Hal', phone: '+4915112345678', guestEmails: 'a@example.com, b@example.com' } }, credential);
+		expect((await world().requests()).map((request) => request.body)).toEqual([{ email: 'half@example.com', firstname: 'Hal', phone: '+4915112345678', bringalongEmails: ['a@example.com', 'b@example.com'] }]);
+		expect(created.items).toEqual([{ id: expect.any(Number) }]);
+		await world().runNode({ resource: 'pendingAttendee', operation: 'create', email: 'done@example.com' }, credential);
+		await call(tenant, 'POST', '/v4/booking', { meetingTypeId, start: '2030-01-07T11:00:00Z', hostIds: [hosts[0]], attendee: attendee('done@example.com') });
+		const listed = await world().runNode({ resource: 'pendingAttendee', operation: 'getAll', limit: 10 }, credential);
+		expect(listed.items.map((item) => item.email)).toEqual(['half@example.com']);
+		const neither = await world().runNode({ resource: 'pendingAttendee', operation: 'create', additionalFields: { firstName: 'Nobody' } }, credential);
+		expect(neither.error?.message).toBe('Email or Phone is required');
+	});
+
+	test('Provisional Booking Get Many (page0), Confirm, Decline; confirming a slot taken meanwhile is a clear 409', async () => {
+		const { tenant, hosts, meetingTypeId } = await team();
+		const credential = world().pat(tenant.token);
+		await world().control('POST', `/__sandbox/meeting-types/${meetingTypeId}/approval`, { bookingType: 'requireHostConfirmation' });
+		const ask = (start: string, email: string) => call(tenant, 'POST', '/v4/booking', { meetingTypeId, start, hostIds: [hosts[0]], attendee: attendee(email) });
+		const first = await ask('2030-01-08T09:00:00Z', 'p1@example.com');
+		const second = await ask('2030-01-08T09:30:00Z', 'p2@example.com');
+		await world().clearRequests();
+		const listed = await world().runNode({ resource: 'provisionalBooking', operation: 'getAll', returnAll: true, filters: { status: 'pending', meetingTypeId: byId(meetingTypeId) } }, credential);
+		expect(listed.items.map((item) => item.id)).toEqual([second.provisionalBookingId, first.provisionalBookingId]);
+		expect((await world().requests()).map((request) => request.query)).toEqual([`status=pending&meetingTypeId=${meetingTypeId}&page=0&pageSize=100`]);
+		const confirmed = await world().runNode({ resource: 'provisionalBooking', operation: 'confirm', provisionalBookingId: byId(String(first.provisionalBookingId)) }, credential);
+		expect(confirmed.items).toEqual([{ id: first.provisionalBookingId, status: 'confirmed', appointmentId: expect.any(String) }]);
+		await world().control('POST', `/__sandbox/meeting-types/${meetingTypeId}/approval`, { bookingType: null });
+		await call(tenant, 'POST', '/v4/booking', { meetingTypeId, start: '2030-01-08T09:30:00Z', hostIds: [hosts[0]], attendee: attendee('quick@example.com') });
+		const taken = await world().runNode({ resource: 'provisionalBooking', operation: 'confirm', provisionalBookingId: byId(String(second.provisionalBookingId)) }, credential);
+		expect(taken.error).toMatchObject({ message: 'The requested time slot is not available (HTTP 409)', httpCode: '409' });
+		const declined = await world().runNode({ resource: 'provisionalBooking', operation: 'decline', provisionalBookingId: byId(String(second.provisionalBookingId)), reason: 'Slot gone' }, credential);
+		expect(declined.items).toEqual([{ id: second.provisionalBookingId, status: 'declined_by_host' }]);
+	});
+});
+
+describe('Routing: abandoned-booking follow-up as chained nodes', () => {
+	test('Get Many pending attendees → CRM Create or Update → Messenger template to their phone', async () => {
+		// In the seed's company, which has the approved appointment_reminder template.
+		const pending = await world().api('POST', '/v4/attendee/pending', world().seed.credentials.ownerPat, { body: { email: 'gone@example.com', firstname: 'Gwen', lastname: 'Gone', phone: '+4915790001111' } });
+		expect(pending.status).toBe(201);
+		await world().clearRequests();
+		const { outputs, error } = await world().runChain(
+			[
+				{ name: 'Abandoned', parameters: { resource: 'pendingAttendee', operation: 'getAll', returnAll: true } },
+				{
+					name: 'Contact',
+					parameters: {
+						resource: 'contact',
+						operation: 'upsert',
+						contactFields: { mappingMode: 'defineBelow', value: { email: '={{ $json.email }}', firstName: '={{ $json.firstname }}', lastName: '={{ $json.lastname }}', phoneNumber: '={{ $json.phone }}' } },
+					},
+				},
+				{
+					name: 'Follow Up',
+					parameters: { resource: 'message', operation: 'send', sendTo: 'phone', phone: '={{ $json.phoneNumber }}', type: 'template', template: { __rl: true, mode: 'id', value: 'appointment_reminder:en' }, templateParameters: { parameter: [{ value: '={{ $json.firstName }}' }, { value: 'your booking' }] } },
+				},
+			],
+			world().pat(),
+		);
+		expect(error).toBeUndefined();
+		expect(outputs.Abandoned.map((item) => item.email)).toEqual(['gone@example.com']);
+		expect(outputs.Contact[0]).toMatchObject({ email: 'gone@example.com', firstName: 'Gwen', outcome: 'created' });
+		expect(outputs['Follow Up'][0]).toMatchObject({ status: 'queued' });
+		expect((await world().requests()).filter((request) => request.method !== 'GET').map((request) => `${request.method} ${request.path}`)).toEqual(['POST /crm', 'POST /v4/messenger/messages']);
+	});
+});
