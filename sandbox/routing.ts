@@ -257,9 +257,9 @@ export function groupAnswer(store: Store, group: QueueUserGroup) {
 	return { ...group, users: group.userIds.map((id) => store.users.get(id)).filter((user): user is User => Boolean(user)).map(summary) };
 }
 
-/** A queue as answered: its users and groups spelled out (api-spec Queue). */
+/** A queue as answered: its users and groups spelled out (api-spec Queue; a group's `name` is designed). */
 export function queueAnswer(store: Store, queue: Queue) {
 	const groups = queue.userGroupIds.map((id) => routingOf(store).groups.get(id)).filter((group): group is QueueUserGroup => Boolean(group));
 	const users = queue.userIds.map((id) => store.users.get(id)).filter((user): user is User => Boolean(user));
-	return { ...queue, users: users.map(summary), userGroups: groups.map((group) => ({ id: group.id, userIds: group.userIds, users: groupAnswer(store, group).users })) };
+	return { ...queue, users: users.map(summary), userGroups: groups.map((group) => ({ id: group.id, name: group.name, userIds: group.userIds, users: groupAnswer(store, group).users })) };
 }

@@ -122,6 +122,8 @@ describe('Invoicing: files', () => {
 		expect(ubl.CustomizationID).toBe('urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0');
 		expect([ubl.ID, ubl.IssueDate, ubl.DueDate, ubl.DocumentCurrencyCode]).toEqual([invoice.number, invoice.issueDate, invoice.dueDate, 'EUR']);
 		expect(ubl.AccountingSupplierParty.Party.PartyTaxScheme.CompanyID ?? ubl.AccountingSupplierParty.Party.PartyTaxScheme[0].CompanyID).toBe('DE123456789');
+		expect([ubl.AccountingSupplierParty.Party.PartyLegalEntity.RegistrationName, ubl.AccountingCustomerParty.Party.PartyLegalEntity.RegistrationName]).toEqual(['Acme Inc.', 'files@example.com']);
+		expect(ubl.AccountingSupplierParty.Party.PostalAddress).toMatchObject({ StreetName: 'Friedrichstraße 100', CityName: 'Berlin', PostalZone: '10117', Country: { IdentificationCode: 'DE' } });
 		const lines = [ubl.InvoiceLine].flat();
 		expect(lines.map((line: IDataObject) => [(line.Item as IDataObject).Name, (line.LineExtensionAmount as IDataObject)['#text']])).toEqual(
 			(invoice.lineItems as IDataObject[]).map((line) => [String(line.description).slice(0, 100), two(line.netAmount)]),
@@ -139,6 +141,8 @@ describe('Invoicing: files', () => {
 		const { binaries } = await world().runNode({ resource: 'document', operation: 'downloadEInvoice', documentId: byId(invoice.id as string), eInvoiceFormat: 'zugferd' }, world().pat());
 		const cii = parser.parse(bytesOf(binaries[0].data).toString('utf8')).CrossIndustryInvoice;
 		expect(cii.ExchangedDocument.ID).toBe(invoice.number);
+		const agreement = cii.SupplyChainTradeTransaction.ApplicableHeaderTradeAgreement;
+		expect([agreement.SellerTradeParty.Name, agreement.SellerTradeParty.SpecifiedTaxRegistration.ID['#text'], agreement.BuyerTradeParty.Name]).toEqual(['Acme Inc.', 'DE123456789', 'files@example.com']);
 		expect(cii.ExchangedDocument.IssueDateTime.DateTimeString['#text']).toBe(String(invoice.issueDate).replace(/-/g, ''));
 		const settlement = cii.SupplyChainTradeTransaction.ApplicableHeaderTradeSettlement;
 		const sums = settlement.SpecifiedTradeSettlementHeaderMonetarySummation;

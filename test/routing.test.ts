@@ -123,22 +123,22 @@ describe('Routing: Queue User Group', () => {
 		const created = await world().runNode({ resource: 'queueUserGroup', operation: 'create', queueId: byId(String(queue.id)), name: 'Pair' }, credential);
 		expect((await world().requests()).map((request) => request.body)).toEqual([{ queueId: queue.id, name: 'Pair' }]);
 		const groupId = String(created.items[0].id);
-		const member = (operation: string, userId: string) => world().runNode({ resource: 'queueUserGroup', operation, groupId, userId: byId(userId) }, credential);
+		const member = (operation: string, userId: string) => world().runNode({ resource: 'queueUserGroup', operation, groupId: byId(groupId), userId: byId(userId) }, credential);
 		await member('addMember', hosts[1]);
 		await world().clearRequests();
 		const twice = await member('addMember', hosts[1]);
 		expect(twice.items[0]).toMatchObject({ userIds: [hosts[1]], outcome: 'unchanged' });
 		expect((await world().requests()).map((request) => request.method)).toEqual(['GET']);
-		const updated = await world().runNode({ resource: 'queueUserGroup', operation: 'update', groupId, updateFields: { name: 'Duo', capacity: 3, mainGroupHostId: hosts[1] } }, credential);
+		const updated = await world().runNode({ resource: 'queueUserGroup', operation: 'update', groupId: byId(groupId), updateFields: { name: 'Duo', capacity: 3, mainGroupHostId: hosts[1] } }, credential);
 		expect(updated.items[0]).toMatchObject({ name: 'Duo', capacity: 3, mainGroupHostId: hosts[1] });
-		const cleared = await world().runNode({ resource: 'queueUserGroup', operation: 'update', groupId, updateFields: { clearMainHost: true } }, credential);
+		const cleared = await world().runNode({ resource: 'queueUserGroup', operation: 'update', groupId: byId(groupId), updateFields: { clearMainHost: true } }, credential);
 		expect(cleared.items[0]).toMatchObject({ mainGroupHostId: null });
-		expect((await world().runNode({ resource: 'queueUserGroup', operation: 'get', groupId }, credential)).items[0]).toMatchObject({ id: groupId, users: [expect.objectContaining({ id: hosts[1] })] });
+		expect((await world().runNode({ resource: 'queueUserGroup', operation: 'get', groupId: byId(groupId) }, credential)).items[0]).toMatchObject({ id: groupId, users: [expect.objectContaining({ id: hosts[1] })] });
 		await world().clearRequests();
 		const absent = await member('removeMember', hosts[0]);
 		expect(absent.items[0]).toMatchObject({ outcome: 'unchanged' });
 		expect((await world().requests()).map((request) => request.method)).toEqual(['GET']);
-		expect((await world().runNode({ resource: 'queueUserGroup', operation: 'delete', groupId }, credential)).items).toEqual([{ deleted: true }]);
+		expect((await world().runNode({ resource: 'queueUserGroup', operation: 'delete', groupId: byId(groupId) }, credential)).items).toEqual([{ deleted: true }]);
 		expect((await call(tenant, 'GET', `/v4/queue/${String(queue.id)}`)).userGroupIds).toEqual([]);
 	});
 });
@@ -223,5 +223,23 @@ describe('Routing: abandoned-booking follow-up as chained nodes', () => {
 		expect(outputs.Contact[0]).toMatchObject({ email: 'gone@example.com', firstName: 'Gwen', outcome: 'created' });
 		expect(outputs['Follow Up'][0]).toMatchObject({ status: 'queued' });
 		expect((await world().requests()).filter((request) => request.method !== 'GET').map((request) => `${request.method} ${request.path}`)).toEqual(['POST /crm', 'POST /v4/messenger/messages']);
+	});
+});
+
+describe('Routing: lists in the editor', () => {
+	test('Queue, Queue User Group, Template and Provisional Booking lists load with their names', async () => {
+		const { tenant, hosts, meetingTypeId } = await team();
+		const credential = world().pat(tenant.token);
+		const queue = await call(tenant, 'PATCH', `/v4/queue/meeting-type/${meetingTypeId}`, { userId: hosts[1] });
+		const group = await call(tenant, 'POST', '/v4/queue-user-group', { queueId: queue.id, name: 'Night shift' });
+		const template = await call(tenant, 'POST', '/v4/meeting-type-template/create', { name: 'Intro', meetingInfo: { name: 'Intro', duration: 15 } });
+		await world().control('POST', `/__sandbox/meeting-types/${meetingTypeId}/approval`, { bookingType: 'requireHostConfirmation' });
+		const provisional = await call(tenant, 'POST', '/v4/booking', { meetingTypeId, start: '2030-01-09T10:00:00Z', hostIds: [hosts[0]], attendee: attendee('list@example.com') });
+		await world().control('POST', `/__sandbox/meeting-types/${meetingTypeId}/approval`, { bookingType: null });
+		const names = async (method: string) => ((await world().listSearch(method, { resource: 'queue', operation: 'get' }, credential)).result?.results ?? []).map((option) => [option.name, option.value]);
+		expect(await names('searchQueues')).toEqual([['simpleRoundRobin: Bea Host', queue.id]]);
+		expect(await names('searchQueueUserGroups')).toEqual([['Night shift (simpleRoundRobin queue, no members)', group.id]]);
+		expect(await names('searchMeetingTypeTemplates')).toEqual([['Intro', template.id]]);
+		expect(await names('searchProvisionalBookings')).toEqual([['list@example.com at 2030-01-09T10:00:00.000Z', provisional.provisionalBookingId]]);
 	});
 });

@@ -4,7 +4,7 @@ import { matches } from '../shared/listSearch';
 import { MAX_PAGE_SIZE } from '../shared/transport/pagination';
 import { apiRequest } from '../shared/transport/request';
 
-/** "From List" loaders of queues, templates (bare arrays, filtered here) and pending provisional bookings (page0). */
+/** "From List" loaders of queues, their groups, templates (bare arrays, filtered here) and pending provisional bookings (page0). */
 
 const person = (user: IDataObject) => `${String(user.givenName ?? '')} ${String(user.familyName ?? '')}`.trim();
 
@@ -12,6 +12,14 @@ export async function searchQueues(this: ILoadOptionsFunctions, filter?: string)
 	const queues = (await apiRequest(this, 0, { method: 'GET', path: '/v4/queue/company' })) as IDataObject[];
 	const name = (queue: IDataObject) => `${String(queue.type)}: ${((queue.users ?? []) as IDataObject[]).map(person).join(', ') || 'no hosts'}`;
 	return { results: queues.filter((queue) => matches(filter, name(queue), queue.id, queue.meetingTypeId)).map((queue) => ({ name: name(queue), value: String(queue.id) })) };
+}
+
+/** The groups of every queue of the company (the queues list them; there is no list of groups of its own). */
+export async function searchQueueUserGroups(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const queues = (await apiRequest(this, 0, { method: 'GET', path: '/v4/queue/company' })) as IDataObject[];
+	const groups = queues.flatMap((queue) => ((queue.userGroups ?? []) as IDataObject[]).map((group) => ({ group, queue })));
+	const name = ({ group, queue }: { group: IDataObject; queue: IDataObject }) => `${String(group.name ?? group.id)} (${String(queue.type)} queue, ${((group.users ?? []) as IDataObject[]).map(person).join(', ') || 'no members'})`;
+	return { results: groups.filter((entry) => matches(filter, name(entry), entry.group.id)).map((entry) => ({ name: name(entry), value: String(entry.group.id) })) };
 }
 
 export async function searchMeetingTypeTemplates(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {

@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { clearSwitches } from '../../shared/clearSwitches';
 import { userLocator } from '../../shared/locators';
 import type { OperationCall, ResourceDefinitions } from '../../shared/types';
-import { queueLocator } from '../locators';
+import { queueLocator, queueUserGroupLocator } from '../locators';
 import { changeMembership } from '../membership';
 
 /**
@@ -62,14 +62,14 @@ export const queueUserGroupProperties: INodeProperties[] = [
 	{ displayName: 'Queue', name: 'queueId', type: 'resourceLocator', required: true, default: { mode: 'list', value: '' }, displayOptions: show(['create']), description: 'The queue the group joins as one member', ...queueLocator },
 	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '', placeholder: 'e.g. Enterprise pair', displayOptions: show(['create']), description: 'The group\'s name' },
 	{
-		displayName: 'Group ID',
+		displayName: 'Group',
 		name: 'groupId',
-		type: 'string',
+		type: 'resourceLocator',
 		required: true,
-		default: '',
-		placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
+		default: { mode: 'list', value: '' },
 		displayOptions: show(['addMember', 'delete', 'get', 'removeMember', 'update']),
-		description: 'The group (its ID is in the queue\'s userGroupIds, or in Create\'s output)',
+		description: 'The group to use (the list shows the groups of every queue)',
+		...queueUserGroupLocator,
 	},
 	{ displayName: 'User', name: 'userId', type: 'resourceLocator', required: true, default: { mode: 'list', value: '' }, displayOptions: show(['addMember', 'removeMember']), description: 'The member to add or remove', ...userLocator },
 	{
