@@ -312,11 +312,17 @@ export function totalsOf(lines: LineItem[]): Totals {
 	return { netTotal: decimal(net), taxTotal: decimal(tax), grossTotal: decimal(net + tax), taxes };
 }
 
-/** A line of the answer from a line as given, the product's values filling what it leaves out. */
-export function lineItemOf(input: LineInput, index: number, products: Map<string, Product>, defaultTaxRate: number): LineItem {
+/**
+ * A line of the answer from a line as given, the product's values filling what it leaves out. A product's price is
+ * in its own currency: on a document in another currency the line must give its unit price.
+ */
+export function lineItemOf(input: LineInput, index: number, products: Map<string, Product>, defaultTaxRate: number, currency: string): LineItem {
 	const product = input.productId ? products.get(input.productId) : undefined;
 	if (input.productId && !product) throw apiError(404, `Product ${input.productId} not found (lineItems.${index}.productId)`);
 	if (product?.archived) throw apiError(400, [`lineItems.${index}.productId names an archived product; archived products cannot be used on new lines`]);
+	if (product && input.unitPrice === undefined && product.currency !== currency) {
+		throw apiError(400, [`lineItems.${index}.unitPrice should not be empty: the product is priced in ${product.currency}, the document is in ${currency}`]);
+	}
 	const missing = (['description', 'unitPrice'] as const).filter((key) => input[key] === undefined && product === undefined);
 	if (missing.length) throw apiError(400, missing.map((key) => `lineItems.${index}.${key} should not be empty`));
 	if (!(input.quantity > 0)) throw apiError(400, [`lineItems.${index}.quantity must be a positive number`]);

@@ -68,6 +68,10 @@ describe('Invoicing rules: money', () => {
 			{ productId: handbook.id, description: 'Signed copy', quantity: 1, unit: 'piece', unitPrice: 20, taxRate: 7, discountPercent: 0, netAmount: 20, taxAmount: 1.4 },
 		]);
 		expect(document).toMatchObject({ netTotal: 94.7, taxTotal: 6.63, grossTotal: 101.33 });
+		// Its price is in EUR: on a USD invoice the line must give its own price.
+		const usd = await api('POST', '/invoicing/documents', { type: 'invoice', contactId, currency: 'USD', lineItems: [{ productId: handbook.id, quantity: 1 }] });
+		expect(usd).toEqual({ status: 400, body: { statusCode: 400, message: ['lineItems.0.unitPrice should not be empty: the product is priced in EUR, the document is in USD'], error: 'Bad Request' } });
+		expect((await api('POST', '/invoicing/documents', { type: 'invoice', contactId, currency: 'USD', lineItems: [{ productId: handbook.id, quantity: 1, unitPrice: 27 }] })).status).toBe(201);
 	});
 
 	test.each([

@@ -47,7 +47,7 @@ function applyFields(call: Call, stored: StoredDocument, fields: Fields): void {
 		if (fields[key] !== undefined) (document as unknown as Fields)[key] = fields[key];
 	}
 	if (fields.lineItems) {
-		document.lineItems = (fields.lineItems as LineInput[]).map((line, index) => lineItemOf(line, index, state.products, state.settings.defaultTaxRate));
+		document.lineItems = (fields.lineItems as LineInput[]).map((line, index) => lineItemOf(line, index, state.products, state.settings.defaultTaxRate, document.currency));
 	}
 	if (fields.issueDate !== undefined) {
 		document.issueDate = fields.issueDate as string;

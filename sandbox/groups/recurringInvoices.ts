@@ -41,9 +41,9 @@ export function periodEnd(recurring: Recurring, index: number): string {
 	return addDays(periodDate(recurring.startDate, recurring.interval, recurring.intervalCount, index + 1), -1);
 }
 
-function linesOf(call: Call, lines: LineInput[]) {
+function linesOf(call: Call, lines: LineInput[], currency: string) {
 	const { products, settings } = tenant(call.store, call.actor);
-	return lines.map((line, index) => lineItemOf(line, index, products, settings.defaultTaxRate));
+	return lines.map((line, index) => lineItemOf(line, index, products, settings.defaultTaxRate, currency));
 }
 
 function checkEnd(recurring: Recurring): void {
@@ -58,7 +58,7 @@ function create(call: Call): Recurring {
 		id: randomUUID(),
 		name: body.name as string,
 		contactId: body.contactId as string,
-		lineItems: linesOf(call, body.lineItems as LineInput[]),
+		lineItems: [],
 		currency: (body.currency as string | undefined) ?? tenant(store, actor).settings.currency,
 		paymentTermsDays: (body.paymentTermsDays as number | undefined) ?? null,
 		interval: body.interval as Interval,
@@ -73,6 +73,7 @@ function create(call: Call): Recurring {
 		createdAt: now,
 		updatedAt: now,
 	};
+	recurring.lineItems = linesOf(call, body.lineItems as LineInput[], recurring.currency);
 	checkEnd(recurring);
 	const stored = refreshed({ recurring, periodIndex: 0, lastBilled: null });
 	tenant(store, actor).recurring.set(recurring.id, stored);
@@ -87,7 +88,8 @@ function update(call: Call): Recurring {
 		throw apiError(409, 'startDate can only change before the first billing run');
 	}
 	const { lineItems, ...fields } = body;
-	Object.assign(recurring, fields, lineItems ? { lineItems: linesOf(call, lineItems as LineInput[]) } : {}, { updatedAt: store.clock.iso() });
+	Object.assign(recurring, fields, { updatedAt: store.clock.iso() });
+	if (lineItems) recurring.lineItems = linesOf(call, lineItems as LineInput[], recurring.currency);
 	checkEnd(recurring);
 	// The next period: the first after the last one billed (the first one when none was billed).
 	stored.periodIndex = stored.lastBilled === null ? 0 : firstPeriodAfter(recurring, stored.lastBilled, false);
