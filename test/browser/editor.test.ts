@@ -206,6 +206,25 @@ test('a booking from an empty canvas: search the node, pick the credential, choo
 	await closeNode();
 });
 
+test('the invoicing node in the editor: a line row\'s Product dropdown lists the products with their prices', async () => {
+	await page.goto(`${demo.editorUrl}/workflow/spExampleInv001`);
+	await canvasNode('Invoice').dblclick();
+	const ndv = page.getByTestId('ndv');
+	await ndv.waitFor();
+	// The panel renders its fields in steps: a click before the options are loaded may close the dropdown again.
+	const product = page.getByText('Consulting hour (120.00 EUR per hour)', { exact: true });
+	for (let attempt = 0; attempt < 5 && !(await product.isVisible()); attempt++) {
+		await ndv.getByTestId('parameter-input-productId').click();
+		await product.waitFor({ timeout: 5_000 }).catch(() => undefined);
+	}
+	await product.waitFor();
+	await shot('18-invoicing-product-list');
+	const options = await page.locator('.el-select-dropdown__item').allInnerTexts();
+	expect(options.map((option) => option.trim())).toEqual(expect.arrayContaining(['- None -', 'Consulting hour (120.00 EUR per hour)', 'Handbook (24.90 EUR per piece)', 'Workshop day (950.00 EUR per day)']));
+	await page.keyboard.press('Escape');
+	await closeNode();
+});
+
 /** Creates a credential in n8n's "Add new credential" dialog and returns what its automatic test says. */
 async function testCredential(typeName: string, fields: Record<string, string>, shotName: string): Promise<{ name: string; result: string }> {
 	await page.goto(`${demo.editorUrl}/home/credentials/create`);
