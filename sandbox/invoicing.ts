@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Actor } from './auth';
 import { apiError } from './errors';
-import { Store } from './store';
+import { perStore, Store } from './store';
 
 /**
  * What the invoicing groups share (api-reference §6, designed): the state of each tenant, money in integer
@@ -247,12 +247,11 @@ export const DEFAULT_SETTINGS: Settings = {
 	updatedAt: null,
 };
 
-const kept = new WeakMap<Store, Map<string, Tenant>>();
+const tenantsOf = perStore(() => new Map<string, Tenant>());
 
-/** The invoicing state of the caller's company (a reset makes a new store, and so empty state). */
+/** The invoicing state of a company (a reset makes a new store, and so empty state). */
 export function tenantOf(store: Store, companyId: string): Tenant {
-	let tenants = kept.get(store);
-	if (!tenants) kept.set(store, (tenants = new Map()));
+	const tenants = tenantsOf(store);
 	let tenant = tenants.get(companyId);
 	if (!tenant) {
 		tenant = { settings: { ...DEFAULT_SETTINGS }, documents: new Map(), products: new Map(), recurring: new Map(), billingRuns: [], sequences: new Map(), outbox: [] };
@@ -363,7 +362,7 @@ const MONTHS: Record<Interval, number> = { weekly: 0, monthly: 1, quarterly: 3, 
  * The run date of period `index` of a schedule: counted from the start date, so a schedule starting on the 31st
  * bills on the last day of shorter months and on the 31st again after them.
  */
-export function periodDate(startDate: string, interval: Interval, intervalCount: number, index: number): string {
+export function periodDate({ startDate, interval, intervalCount }: Pick<Recurring, 'startDate' | 'interval' | 'intervalCount'>, index: number): string {
 	if (interval === 'weekly') return addDays(startDate, 7 * intervalCount * index);
 	const [year, month, day] = startDate.split('-').map(Number);
 	const months = month - 1 + MONTHS[interval] * intervalCount * index;

@@ -1,6 +1,6 @@
 import { randomUUID, randomBytes } from 'node:crypto';
 import { apiError } from './errors';
-import { Store } from './store';
+import { perStore, Store } from './store';
 
 /**
  * Messenger state (api-reference §4): conversations, their messages and the company's message templates. It lives
@@ -75,16 +75,7 @@ interface MessengerState {
 	sequence: number;
 }
 
-const states = new WeakMap<Store, MessengerState>();
-
-export function messengerOf(store: Store): MessengerState {
-	let state = states.get(store);
-	if (!state) {
-		state = { conversations: new Map(), messages: [], templates: new Map(), sequence: 0 };
-		states.set(store, state);
-	}
-	return state;
-}
+export const messengerOf = perStore<MessengerState>(() => ({ conversations: new Map(), messages: [], templates: new Map(), sequence: 0 }));
 
 /** The conversation as the API answers it: the window computed on the sandbox clock. */
 export function conversationView(store: Store, record: ConversationRecord): Record<string, unknown> {

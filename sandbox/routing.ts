@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DateTime } from 'luxon';
 import { apiError } from './errors';
 import { isSlotOpen } from './slots';
-import { MeetingType, Store, User } from './store';
+import { MeetingType, perStore, Store, User } from './store';
 
 /**
  * Routing (api-reference §7, Beta): the queue of a meeting type, its groups, and how a booking through the queue
@@ -74,13 +74,7 @@ export interface RoutingState {
 	nextEntryId: number;
 }
 
-const kept = new WeakMap<Store, RoutingState>();
-
-export function routingOf(store: Store): RoutingState {
-	let state = kept.get(store);
-	if (!state) kept.set(store, (state = { queues: new Map(), groups: new Map(), nextEntryId: 1 }));
-	return state;
-}
+export const routingOf = perStore<RoutingState>(() => ({ queues: new Map(), groups: new Map(), nextEntryId: 1 }));
 
 /** A member of a queue: `u:<userId>` or `g:<groupId>`, in the order they joined (users, then groups). */
 export interface Member {

@@ -444,6 +444,19 @@ export interface NewMeetingType {
 	availabilityId: string;
 }
 
+/**
+ * State a module keeps beside the store (signatures, messenger, invoicing, routing), made on first use: a reset makes
+ * a new store, and so new state.
+ */
+export function perStore<T>(create: () => T): (store: Store) => T {
+	const kept = new WeakMap<Store, T>();
+	return (store) => {
+		let state = kept.get(store);
+		if (!state) kept.set(store, (state = create()));
+		return state;
+	};
+}
+
 /** The sandbox's whole state, in memory. Maps keep insertion order: lists come out in creation order. */
 export class Store {
 	readonly companies = new Map<string, Company>();

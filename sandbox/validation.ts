@@ -132,7 +132,9 @@ function violations(schema: Schema, value: unknown): string[] {
 
 /** At most `places` decimal places (money: 2), as class-validator's IsNumber({ maxDecimalPlaces }). */
 function decimals(places: number): Check {
-	return [(value) => typeof value !== 'number' || Number.isInteger(Math.round(value * 10 ** places * 1e6) / 1e6), `must have no more than ${places} decimal places`];
+	// Equal to itself rounded to the places, up to the float error of its size (12345678.1234 keeps its 4 places).
+	const fits = (value: number) => Math.abs(Number(value.toFixed(places)) - value) <= 4 * Number.EPSILON * Math.max(1, Math.abs(value));
+	return [(value) => typeof value !== 'number' || fits(value), `must have no more than ${places} decimal places`];
 }
 
 /** `minLength: 1` reads as class-validator's IsNotEmpty: '', null and undefined fail it. */

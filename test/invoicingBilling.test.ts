@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { crmParent, freshTenant } from './harness/crm';
+import { crmParent, freshTenant, FRESH_SELLER } from './harness/crm';
 import { byId, useWorld, wire } from './harness/world';
 import type { World } from './harness/world';
 
@@ -13,7 +13,6 @@ const world = useWorld();
 const pat = () => world().seed.credentials.ownerPat;
 const api = (method: string, path: string, body?: unknown, token = pat()) => world().api(method, path, token, { body });
 
-const SELLER = { companyName: 'Fresh Ltd.', addressLine1: 'Main Street 1', zip: '10115', city: 'Berlin', country: 'DE', vatId: 'DE999999999', iban: 'DE02120300000000202051' };
 
 describe('Invoicing: Product', () => {
 	test('Create (tax rate from the settings when not given), Get, Update, Get Many with search; Delete removes an unused product', async () => {
@@ -107,7 +106,7 @@ describe('Invoicing: Recurring Invoice and Billing Run', () => {
 
 	test('Billing Run Start (a dry run puts out the run, even with one item per invoice; chosen schedules), Get and Get Many', async () => {
 		const tenant = await freshTenant(world());
-		await api('PATCH', '/invoicing/settings', SELLER, tenant.token);
+		await api('PATCH', '/invoicing/settings', FRESH_SELLER, tenant.token);
 		const who = await crmParent(world(), 'contact', 'run@example.com', tenant.companyId);
 		const today = new Date().toISOString().slice(0, 10);
 		const plan = (await api('POST', '/invoicing/recurring', { name: 'Plan', contactId: who, lineItems: [{ description: 'Plan', quantity: 1, unitPrice: 10 }], interval: 'monthly', startDate: today }, tenant.token)).body;
@@ -152,7 +151,7 @@ async function outbox(w: World, companyId: string): Promise<IDataObject[]> {
 describe('Invoicing: the monthly run as chained nodes', () => {
 	test('bill → finalise → send; one paid, one not; past the due date the sweep reminds the unpaid one; the whole run again bills and sends nothing', async () => {
 		const tenant = await freshTenant(world());
-		await api('PATCH', '/invoicing/settings', SELLER, tenant.token);
+		await api('PATCH', '/invoicing/settings', FRESH_SELLER, tenant.token);
 		const today = new Date().toISOString().slice(0, 10);
 		const customers = [await crmParent(world(), 'contact', 'alice@example.com', tenant.companyId), await crmParent(world(), 'contact', 'bob@example.com', tenant.companyId)];
 		for (const [index, contactId] of customers.entries()) {
@@ -217,7 +216,7 @@ describe('Invoicing: the monthly run as chained nodes', () => {
 describe('Invoicing: lists in the editor', () => {
 	test('Document, Product, Recurring Invoice and Billing Run lists, the products of a line and the schedules of a run load with their names', async () => {
 		const tenant = await freshTenant(world());
-		await api('PATCH', '/invoicing/settings', SELLER, tenant.token);
+		await api('PATCH', '/invoicing/settings', FRESH_SELLER, tenant.token);
 		const who = await crmParent(world(), 'contact', 'lists@example.com', tenant.companyId);
 		const product = (await api('POST', '/invoicing/products', { name: 'Audit', unitPrice: 800, unit: 'day' }, tenant.token)).body;
 		const draft = (await api('POST', '/invoicing/documents', { type: 'invoice', contactId: who, issueDate: '2026-02-03', lineItems: [{ productId: product.id, quantity: 1 }] }, tenant.token)).body;

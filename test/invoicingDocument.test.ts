@@ -123,6 +123,7 @@ describe('Invoicing: Document', () => {
 		['a negative quantity', { lineItemsMode: 'json', lineItemsJson: '[{"description": "x", "quantity": -2, "unitPrice": 1}]' }, 'Line Items need a Quantity above 0 and at most 1000000 in line 1 (x), not -2'],
 		['a tax rate out of range', { lineItemsMode: 'form', lineItemsForm: { line: [{ description: 'x', quantity: 1, unitPrice: '5', taxRate: '121' }] } }, 'Line Items need a Tax Rate (%) from 0 to 100 in line 1 (x), not "121"'],
 		['a price with 5 decimals', { lineItemsMode: 'json', lineItemsJson: '[{"description": "x", "quantity": 1, "unitPrice": 1.23456}]' }, 'Line Items need a Unit Price with at most 4 decimal places in line 1 (x), not 1.23456'],
+		['a large price with 5 decimals', { lineItemsMode: 'json', lineItemsJson: '[{"description": "x", "quantity": 1, "unitPrice": 12345678.12345}]' }, 'Line Items need a Unit Price with at most 4 decimal places in line 1 (x), not 12345678.12345'],
 		['no line', { lineItemsMode: 'form', lineItemsForm: {} }, 'Line Items need at least one line'],
 		['a misspelt line field', { lineItemsMode: 'json', lineItemsJson: '[{"description": "x", "quantity": 1, "unitPrice": 10, "discount": 10}]' }, 'Line Items know no field "discount" (in line 1 (x)); a line has productId, description, quantity, unit, unitPrice, taxRate, discountPercent'],
 		['JSON that is not JSON', { lineItemsMode: 'json', lineItemsJson: '[{description: x}]' }, 'Line Items need JSON in Lines (JSON): an array of lines such as [{"description": "Consulting", "quantity": 2, "unitPrice": 120}]'],

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { crmParent, freshTenant } from './harness/crm';
+import { crmParent, freshTenant, FRESH_SELLER } from './harness/crm';
 import { useWorld } from './harness/world';
 
 /**
@@ -12,7 +12,6 @@ const world = useWorld();
 const pat = () => world().seed.credentials.ownerPat;
 const api = (method: string, path: string, body?: unknown, token = pat()) => world().api(method, path, token, { body });
 
-const SELLER = { companyName: 'Fresh Ltd.', addressLine1: 'Main Street 1', zip: '10115', city: 'Berlin', country: 'DE', vatId: 'DE999999999' };
 
 async function draft(contactId: string, lineItems: IDataObject[], extra: IDataObject = {}, token = pat()): Promise<IDataObject> {
 	const created = await api('POST', '/invoicing/documents', { type: 'invoice', contactId, lineItems, ...extra }, token);
@@ -59,6 +58,11 @@ describe('Invoicing rules: money', () => {
 		expect(document).toMatchObject({ netTotal: 20.69, taxTotal: 2.64, grossTotal: 23.33, amountPaid: 0, amountDue: 23.33, status: 'draft', number: null });
 	});
 
+	test('large amounts keep their decimals: 12,345,678.1234 is a price with 4 places', async () => {
+		const document = await draft(contactId, [{ description: 'Plant', quantity: 1.5, unitPrice: 12345678.1234, taxRate: 19 }]);
+		expect(document).toMatchObject({ netTotal: 18518517.19, taxTotal: 3518518.27, grossTotal: 22037035.46 });
+	});
+
 	test('a product fills description, unit, unit price and tax rate a line leaves out; the line\'s own values win', async () => {
 		const products = (await api('GET', '/invoicing/products?search=handbook')).body.products as IDataObject[];
 		const handbook = products[0];
@@ -80,6 +84,7 @@ describe('Invoicing rules: money', () => {
 		['a negative quantity', [{ description: 'x', quantity: -2, unitPrice: 1 }], {}, ['lineItems.0.quantity must be a positive number']],
 		['a tax rate above 100', [{ description: 'x', quantity: 1, unitPrice: 1, taxRate: 120 }], {}, ['lineItems.0.taxRate must not be greater than 100']],
 		['three decimals of money', [{ description: 'x', quantity: 1, unitPrice: 1.23456 }], {}, ['lineItems.0.unitPrice must have no more than 4 decimal places']],
+		['five decimals of a large price', [{ description: 'x', quantity: 1, unitPrice: 1234567.12345 }], {}, ['lineItems.0.unitPrice must have no more than 4 decimal places']],
 		['an unknown currency', [{ description: 'x', quantity: 1, unitPrice: 1 }], { currency: 'EUX' }, ['currency must be a valid ISO 4217 currency code']],
 		['no lines', [], {}, ['lineItems must contain at least 1 elements']],
 		['both due date and terms', [{ description: 'x', quantity: 1, unitPrice: 1 }], { dueDate: '2030-01-01', paymentTermsDays: 10 }, ['Give either dueDate or paymentTermsDays, not both']],
@@ -94,7 +99,7 @@ describe('Invoicing rules: money', () => {
 describe('Invoicing rules: numbering', () => {
 	test('50 concurrent finalise calls get 50 distinct consecutive numbers; offers count apart; the next call continues', async () => {
 		const tenant = await freshTenant(world());
-		await api('PATCH', '/invoicing/settings', SELLER, tenant.token);
+		await api('PATCH', '/invoicing/settings', FRESH_SELLER, tenant.token);
 		const freshContact = await crmParent(world(), 'contact', 'fin@example.com', tenant.companyId);
 		const line = [{ description: 'Service', quantity: 1, unitPrice: 10 }];
 		const drafts = await Promise.all(Array.from({ length: 50 }, () => draft(freshContact, line, {}, tenant.token)));
@@ -177,7 +182,7 @@ describe('Invoicing rules: status machine', () => {
 describe('Invoicing rules: billing runs', () => {
 	test('each active schedule is billed once per period; the same run date again bills nothing; paused and ended ones are reported', async () => {
 		const tenant = await freshTenant(world());
-		await api('PATCH', '/invoicing/settings', SELLER, tenant.token);
+		await api('PATCH', '/invoicing/settings', FRESH_SELLER, tenant.token);
 		const who = await crmParent(world(), 'contact', 'sub@example.com', tenant.companyId);
 		const today = new Date().toISOString().slice(0, 10);
 		const monthAgo = new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10);

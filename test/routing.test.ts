@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { freshTenant } from './harness/crm';
+import { asTenant, freshTenant } from './harness/crm';
 import { byId, useWorld, wire } from './harness/world';
 
 /**
@@ -17,11 +17,7 @@ beforeAll(async () => {
 	await world().control('POST', '/__sandbox/clock/set', { now: '2030-01-01T08:00:00Z' });
 });
 
-async function call(tenant: Tenant, method: string, path: string, body?: unknown): Promise<IDataObject> {
-	const answer = await world().api(method, path, tenant.token, { body });
-	if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-	return answer.body;
-}
+const call = (tenant: Tenant, method: string, path: string, body?: unknown) => asTenant(world(), tenant, method, path, body);
 
 /** A tenant with its owner and a second host, and the owner's meeting type. */
 async function team(): Promise<{ tenant: Tenant; hosts: string[]; meetingTypeId: string }> {
@@ -168,6 +164,12 @@ describe('Routing: Meeting Type Template, Pending Attendee, Provisional Booking'
 		await call(tenant, 'POST', '/v4/booking', { meetingTypeId, start: '2030-01-07T11:00:00Z', hostIds: [hosts[0]], attendee: attendee('done@example.com') });
 		const listed = await world().runNode({ resource: 'pendingAttendee', operation: 'getAll', limit: 10 }, credential);
 		expect(listed.items.map((item) => item.email)).toEqual(['half@example.com']);
+		await world().clearRequests();
+		const badGuest = await world().runNode({ resource: 'pendingAttendee', operation: 'create', email: 'g@example.com', additionalFields: { guestEmails: 'a@example.com, nobody' } }, credential);
+		expect(badGuest.error?.message).toBe('Guest Emails must hold email addresses separated by commas; each must be an email address such as jane@example.com; "nobody" is not');
+		const sixGuests = await world().runNode({ resource: 'pendingAttendee', operation: 'create', email: 'g@example.com', additionalFields: { guestEmails: 'a@x.com, b@x.com, c@x.com, d@x.com, e@x.com, f@x.com' } }, credential);
+		expect(sixGuests.error?.message).toBe('Guest Emails may name at most 5 addresses; it names 6');
+		expect(await world().requests()).toEqual([]);
 		const neither = await world().runNode({ resource: 'pendingAttendee', operation: 'create', additionalFields: { firstName: 'Nobody' } }, credential);
 		expect(neither.error?.message).toBe('Email or Phone is required');
 	});

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { freshTenant } from './harness/crm';
+import { asTenant, freshTenant } from './harness/crm';
 import { useWorld } from './harness/world';
 
 /**
@@ -19,11 +19,7 @@ beforeAll(async () => {
 	await world().control('POST', '/__sandbox/rate-limit', { perMinute: 100_000, burst: 100_000 });
 });
 
-async function call(tenant: Tenant, method: string, path: string, body?: unknown): Promise<IDataObject> {
-	const answer = await world().api(method, path, tenant.token, { body });
-	if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-	return answer.body;
-}
+const call = (tenant: Tenant, method: string, path: string, body?: unknown) => asTenant(world(), tenant, method, path, body);
 
 /** The n-th half-hour slot of the working days (Monday to Friday, 09:00-17:00 UTC) from 2030-01-07. */
 function slot(index: number): string {

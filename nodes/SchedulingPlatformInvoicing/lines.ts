@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { InputProblem, shown } from '../shared/inputChecks';
+import { hasAtMostPlaces, InputProblem, shown } from '../shared/inputChecks';
 import type { Converter, ParamSource } from '../shared/types';
 
 /**
@@ -30,18 +30,13 @@ const RULES: Record<'quantity' | 'unitPrice' | 'taxRate' | 'discountPercent', Nu
 	discountPercent: { label: 'Discount (%)', min: 0, max: 100, places: 2 },
 };
 
-function decimalPlaces(value: number): number {
-	const [, fraction = ''] = String(value).split('.');
-	return /e/i.test(String(value)) ? 99 : fraction.length;
-}
-
 /** A number of a line (numeric text from an expression accepted), or the sentence that refuses it. */
 function lineNumber(value: unknown, rule: NumberRule, where: string): number {
 	const parsed = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
 	const fits = Number.isFinite(parsed) && (rule.aboveMin ? parsed > rule.min : parsed >= rule.min) && parsed <= rule.max;
 	const range = rule.aboveMin ? `above ${rule.min} and at most ${rule.max}` : `from ${rule.min} to ${rule.max}`;
 	if (!fits) throw new InputProblem(`need a ${rule.label} ${range} in ${where}, not ${shown(value)}`);
-	if (decimalPlaces(parsed) > rule.places) throw new InputProblem(`need a ${rule.label} with at most ${rule.places} decimal places in ${where}, not ${parsed}`);
+	if (!hasAtMostPlaces(parsed, rule.places)) throw new InputProblem(`need a ${rule.label} with at most ${rule.places} decimal places in ${where}, not ${parsed}`);
 	return parsed;
 }
 

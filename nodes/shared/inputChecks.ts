@@ -84,6 +84,20 @@ export function inputProblem(check: InputCheck, value: unknown): string | undefi
 	return CHECKS[check](String(value ?? ''));
 }
 
+/** Email addresses separated by commas (CC, guests), each checked, at most `max`; for a field's `convert`. */
+export function emailList(max: number): (value: unknown) => string[] {
+	return (value) => {
+		const addresses = String(value)
+			.split(',')
+			.map((address) => address.trim())
+			.filter(Boolean);
+		const problem = addresses.map((address) => inputProblem('email', address)).find(Boolean);
+		if (problem) throw new InputProblem(`must hold email addresses separated by commas; each ${problem}`);
+		if (addresses.length > max) throw new InputProblem(`may name at most ${max} addresses; it names ${addresses.length}`);
+		return addresses;
+	};
+}
+
 export function isEmpty(value: unknown): boolean {
 	return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 }
@@ -124,10 +138,12 @@ function number(value: unknown, property: INodeProperties): number | '' {
 	return parsed;
 }
 
-/** Whether a number has at most this many decimal places (0.1 + 0.2 counts as 0.3). */
-function hasAtMostPlaces(value: number, places: number): boolean {
-	const scaled = value * 10 ** places;
-	return Math.abs(scaled - Math.round(scaled)) < 1e-6;
+/**
+ * Whether a number has at most this many decimal places: it equals itself rounded to them, up to the float error of
+ * its size (0.1 + 0.2 counts as 0.3, and 12345678.1234 keeps its 4 places).
+ */
+export function hasAtMostPlaces(value: number, places: number): boolean {
+	return Math.abs(Number(value.toFixed(places)) - value) <= 4 * Number.EPSILON * Math.max(1, Math.abs(value));
 }
 
 function boolean(value: unknown): boolean {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { page1 } from '../crm';
 import { ApiError, apiError } from '../errors';
 import { Call, Group } from '../handler';
 import { BillingRun, periodDate, recompute, StoredRecurring, tenant, today, totalsOf } from '../invoicing';
@@ -22,7 +23,7 @@ function duePeriods(stored: StoredRecurring, runDate: string): number[] {
 	const { recurring } = stored;
 	const due: number[] = [];
 	for (let index = stored.periodIndex; ; index += 1) {
-		const day = periodDate(recurring.startDate, recurring.interval, recurring.intervalCount, index);
+		const day = periodDate(recurring, index);
 		if (day > runDate || (recurring.endDate !== null && day > recurring.endDate)) return due;
 		due.push(index);
 	}
@@ -39,7 +40,7 @@ function chosen(call: Call, ids: string[] | undefined): StoredRecurring[] {
  */
 function bill(call: Call, run: BillingRun, stored: StoredRecurring, index: number): boolean {
 	const { recurring } = stored;
-	const issueDate = periodDate(recurring.startDate, recurring.interval, recurring.intervalCount, index);
+	const issueDate = periodDate(recurring, index);
 	const extra = { recurringId: recurring.id, periodStart: issueDate, periodEnd: periodEnd(recurring, index) };
 	if (run.dryRun) {
 		run.plannedDocuments.push({ ...extra, issueDate, grossTotal: totalsOf(recurring.lineItems).grossTotal, currency: recurring.currency });
@@ -73,7 +74,7 @@ function billSchedule(call: Call, run: BillingRun, stored: StoredRecurring): voi
 	if (!done.length || run.dryRun) return;
 	const last = done[done.length - 1];
 	stored.periodIndex = last + 1;
-	stored.lastBilled = periodDate(recurring.startDate, recurring.interval, recurring.intervalCount, last);
+	stored.lastBilled = periodDate(recurring, last);
 	recurring.lastRunAt = run.createdAt;
 	refreshed(stored);
 }
@@ -95,8 +96,7 @@ function start(call: Call): BillingRun {
 
 function list({ store, actor, query }: Call) {
 	const { page, limit } = query as { page: number; limit: number };
-	const runs = [...tenant(store, actor).billingRuns].reverse();
-	return { billingRuns: runs.slice((page - 1) * limit, page * limit), page, limit, total: runs.length, totalPages: Math.ceil(runs.length / limit) };
+	return page1('billingRuns', [...tenant(store, actor).billingRuns].reverse(), { page, limit });
 }
 
 export const billingRuns: Group = {

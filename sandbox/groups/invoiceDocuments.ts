@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Actor } from '../auth';
-import { tenantRecord } from '../crm';
+import { page1, Page1Query, tenantRecord } from '../crm';
 import { apiError } from '../errors';
 import { Call, FileReply, Group } from '../handler';
 import {
@@ -346,26 +346,14 @@ function eInvoice(call: Call): FileReply {
 	return new FileReply(Buffer.from(eInvoiceXml(document, stored.seller, stored.buyer, format), 'utf8'), 'application/xml', `${document.number}.xml`);
 }
 
+/** page1 by `sortBy` (createdAt by default; documents without the field last), ties newest first. */
 function list({ store, actor, query }: Call) {
 	const { type, status, contactId, from, to } = query as Record<string, string | undefined>;
 	const documents = [...tenant(store, actor).documents.values()]
 		.map((stored) => current(store, stored))
 		.filter((document) => (!type || document.type === type) && (!status || document.status === status) && (!contactId || document.contactId === contactId))
 		.filter((document) => (!from || document.issueDate >= from) && (!to || document.issueDate <= to));
-	return pageOf(documents, query);
-}
-
-/** page1, sorted by `sortBy` (documents without the field last, in either order); ties newest first. */
-function pageOf(documents: Document[], query: Fields) {
-	const { page, limit, sortBy = 'createdAt', sortOrder = 'DESC' } = query as { page: number; limit: number; sortBy?: keyof Document; sortOrder?: string };
-	const sign = sortOrder === 'ASC' ? 1 : -1;
-	const value = (document: Document) => document[sortBy] as string | null;
-	const sorted = [...documents].reverse().sort((a, b) => {
-		const [x, y] = [value(a), value(b)];
-		if (x === null || y === null) return Number(x === null) - Number(y === null);
-		return sign * x.localeCompare(y);
-	});
-	return { documents: sorted.slice((page - 1) * limit, page * limit), page, limit, total: sorted.length, totalPages: Math.ceil(sorted.length / limit) };
+	return page1('documents', documents.reverse(), query as unknown as Page1Query);
 }
 
 export const invoiceDocuments: Group = {

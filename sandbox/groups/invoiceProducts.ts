@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { page1 } from '../crm';
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
 import { Product, tenant } from '../invoicing';
@@ -36,9 +37,8 @@ function list({ store, actor, query }: Call) {
 	const needle = search?.toLowerCase();
 	const found = [...tenant(store, actor).products.values()]
 		.filter((product) => product.archived === archived)
-		.filter((product) => !needle || [product.name, product.sku, product.description].some((text) => text?.toLowerCase().includes(needle)))
-		.sort((a, b) => a.name.localeCompare(b.name));
-	return { products: found.slice((page - 1) * limit, page * limit), page, limit, total: found.length, totalPages: Math.ceil(found.length / limit) };
+		.filter((product) => !needle || [product.name, product.sku, product.description].some((text) => text?.toLowerCase().includes(needle)));
+	return page1('products', found, { page, limit, sortBy: 'name', sortOrder: 'ASC' });
 }
 
 /** A product on a finalised document is archived (the document keeps its copy of the values); else removed. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
-import { MeetingInfo, Store } from '../store';
+import { MeetingInfo, perStore } from '../store';
 import { companyUser } from '../visibility';
 
 /**
@@ -19,13 +19,7 @@ interface Template {
 	updatedAt: string;
 }
 
-const kept = new WeakMap<Store, Map<string, Template>>();
-
-function templatesOf(store: Store): Map<string, Template> {
-	let templates = kept.get(store);
-	if (!templates) kept.set(store, (templates = new Map()));
-	return templates;
-}
+const templatesOf = perStore(() => new Map<string, Template>());
 
 function tenantTemplate({ store, actor }: Call, id: string): Template {
 	const template = templatesOf(store).get(id);

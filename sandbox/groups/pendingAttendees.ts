@@ -1,6 +1,6 @@
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
-import { Store } from '../store';
+import { perStore, Store } from '../store';
 
 /**
  * Attendee Pending V4 (Beta, api-reference §7): the partial booking-form entries of people who started a booking and
@@ -23,13 +23,7 @@ interface PendingAttendee {
 	updatedAt: string;
 }
 
-const kept = new WeakMap<Store, { entries: PendingAttendee[]; nextId: number }>();
-
-function pendingOf(store: Store) {
-	let state = kept.get(store);
-	if (!state) kept.set(store, (state = { entries: [], nextId: 1 }));
-	return state;
-}
+const pendingOf = perStore<{ entries: PendingAttendee[]; nextId: number }>(() => ({ entries: [], nextId: 1 }));
 
 /** A booking of this email completed: its pending entries of the company are gone. */
 export function completePendingAttendee(store: Store, companyId: string, email: string): void {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { tenantRecord } from '../crm';
+import { page1, tenantRecord } from '../crm';
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
 import { addDays, Interval, LineInput, lineItemOf, periodDate, Recurring, StoredRecurring, tenant, today } from '../invoicing';
@@ -19,7 +19,7 @@ export function recurringOf(call: Call, id: string): StoredRecurring {
 /** The period dates and status that follow from the schedule's fields. */
 export function refreshed(stored: StoredRecurring): StoredRecurring {
 	const { recurring } = stored;
-	recurring.nextRunDate = periodDate(recurring.startDate, recurring.interval, recurring.intervalCount, stored.periodIndex);
+	recurring.nextRunDate = periodDate(recurring, stored.periodIndex);
 	const ended = recurring.endDate !== null && recurring.nextRunDate > recurring.endDate;
 	if (ended) recurring.status = 'ended';
 	else if (recurring.status === 'ended') recurring.status = 'active';
@@ -30,7 +30,7 @@ export function refreshed(stored: StoredRecurring): StoredRecurring {
 function firstPeriodAfter(recurring: Recurring, date: string, inclusive: boolean): number {
 	let index = 0;
 	for (;;) {
-		const day = periodDate(recurring.startDate, recurring.interval, recurring.intervalCount, index);
+		const day = periodDate(recurring, index);
 		if (day > date || (inclusive && day === date)) return index;
 		index += 1;
 	}
@@ -38,7 +38,7 @@ function firstPeriodAfter(recurring: Recurring, date: string, inclusive: boolean
 
 /** The last day of period `index`: the day before the next period starts. */
 export function periodEnd(recurring: Recurring, index: number): string {
-	return addDays(periodDate(recurring.startDate, recurring.interval, recurring.intervalCount, index + 1), -1);
+	return addDays(periodDate(recurring, index + 1), -1);
 }
 
 function linesOf(call: Call, lines: LineInput[], currency: string) {
@@ -102,7 +102,7 @@ function list(call: Call) {
 		.map((stored) => refreshed(stored).recurring)
 		.filter((recurring) => (!status || recurring.status === status) && (!contactId || recurring.contactId === contactId))
 		.reverse();
-	return { recurring: found.slice((page - 1) * limit, page * limit), page, limit, total: found.length, totalPages: Math.ceil(found.length / limit) };
+	return page1('recurring', found, { page, limit });
 }
 
 function pause(call: Call): Recurring {

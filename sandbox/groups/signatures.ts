@@ -3,7 +3,7 @@ import { PDFDocument, StandardFonts, rgb } from '@cantoo/pdf-lib';
 import { tenantRecord } from '../crm';
 import { apiError } from '../errors';
 import { Call, FileReply, Group } from '../handler';
-import { Store } from '../store';
+import { perStore, Store } from '../store';
 
 /**
  * Signatures V4 (api-reference §5, designed): a PDF sent to 1-10 signers who sign in order (lowest order
@@ -51,13 +51,7 @@ interface Stored {
 }
 
 /** The signature requests of each store (a reset makes a new store, and so an empty list). */
-const kept = new WeakMap<Store, Map<string, Stored>>();
-
-function requestsOf(store: Store): Map<string, Stored> {
-	let requests = kept.get(store);
-	if (!requests) kept.set(store, (requests = new Map()));
-	return requests;
-}
+const requestsOf = perStore(() => new Map<string, Stored>());
 
 /** A pending request past its expiry is expired from then on. */
 function current(store: Store, stored: Stored): Stored {

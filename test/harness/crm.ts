@@ -1,6 +1,8 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import type { World } from './world';
 
-/** Set-up helpers of the CRM tests: parent records and an empty tenant, through the control API. */
+/** Set-up helpers: parent records, an empty tenant, requests as its owner and its invoicing seller settings. */
 
 /** A contact (`name` is its email), deal or CRM company of a tenant (the seed's Acme by default); its ID. */
 export async function crmParent(world: World, kind: 'contact' | 'deal' | 'company', name: string, companyId = world.seed.companies.acme.id): Promise<string> {
@@ -14,6 +16,16 @@ export async function freshTenant(world: World): Promise<{ token: string; userId
 	const user = (await world.control('POST', '/__sandbox/users', { companyId: company.id, email: 'fay@fresh.example', givenName: 'Fay', familyName: 'Fresh' })) as { id: string };
 	return { token: (await world.mintPat(user.id)).token, userId: user.id, companyId: company.id };
 }
+
+/** A request as a tenant's owner (its PAT): the answer's body, or an error naming the request when it failed. */
+export async function asTenant(world: World, tenant: { token: string }, method: string, path: string, body?: unknown): Promise<IDataObject> {
+	const answer = await world.api(method, path, tenant.token, { body });
+	if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+	return answer.body;
+}
+
+/** Complete invoicing seller settings for a fresh tenant (finalising needs them). */
+export const FRESH_SELLER = { companyName: 'Fresh Ltd.', addressLine1: 'Main Street 1', zip: '10115', city: 'Berlin', country: 'DE', vatId: 'DE999999999', iban: 'DE02120300000000202051' };
 
 type Parent = Partial<Record<'contactId' | 'dealId' | 'crmCompanyId', string>>;
 

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { crmParent, freshTenant } from '../harness/crm';
+import { asTenant, crmParent, freshTenant, FRESH_SELLER } from '../harness/crm';
 import { actAs, makePdf } from '../harness/signatures';
 import type { LoggedRequest } from '../harness/world';
 import { byId, useWorld, wire } from '../harness/world';
@@ -20,11 +20,7 @@ beforeAll(async () => {
 	await world().control('POST', '/__sandbox/clock/set', { now: '2027-03-01T06:00:00Z' });
 });
 
-async function call(tenant: Tenant, method: string, path: string, body?: unknown): Promise<IDataObject> {
-	const answer = await world().api(method, path, tenant.token, { body });
-	if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-	return answer.body;
-}
+const call = (tenant: Tenant, method: string, path: string, body?: unknown) => asTenant(world(), tenant, method, path, body);
 
 /** Books the tenant owner's default meeting type at a time of 2027-03-01 (UTC); the appointment. */
 async function book(tenant: Tenant, time: string, email = 'ann.lee@example.com'): Promise<IDataObject> {
@@ -246,12 +242,11 @@ describe('Scheduling Platform Trigger: lists of the filters', () => {
 });
 
 describe('Scheduling Platform Trigger: invoicing events', () => {
-	const SELLER = { companyName: 'Fresh Ltd.', addressLine1: 'Main Street 1', zip: '10115', city: 'Berlin', country: 'DE', vatId: 'DE999999999' };
 	const DOCUMENTS = '/invoicing/documents';
 
 	test('Invoice Paid, Offer Accepted (by statusChangedAt) and Invoice Overdue (by overdueSince, with the Contact filter): designed sorts', async () => {
 		const tenant = await freshTenant(world());
-		await call(tenant, 'PATCH', '/invoicing/settings', SELLER);
+		await call(tenant, 'PATCH', '/invoicing/settings', FRESH_SELLER);
 		const contactId = await crmParent(world(), 'contact', 'payer@example.com', tenant.companyId);
 		const document = async (type: string, paymentTermsDays: number, send: boolean) => {
 			const created = await call(tenant, 'POST', DOCUMENTS, { type, contactId, paymentTermsDays, lineItems: [{ description: 'Work', quantity: 1, unitPrice: 100 }] });

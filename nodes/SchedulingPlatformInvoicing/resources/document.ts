@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { calendarDay, dateTime } from '../../shared/dates';
-import { InputProblem, inputProblem } from '../../shared/inputChecks';
+import { emailList } from '../../shared/inputChecks';
 import { getManyFields } from '../../shared/getMany';
 import type { OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
 import { companyLocator, contactLocator, dealLocator, locatorField } from '../../SchedulingPlatformCrm/locators';
@@ -113,7 +113,7 @@ export const documentOperations: ResourceDefinitions = {
 		pathParams: documentId,
 		body: {
 			to: { param: 'sendOptions.to', check: 'email' },
-			cc: { param: 'sendOptions.cc', convert: emailList },
+			cc: { param: 'sendOptions.cc', convert: emailList(10) },
 			subject: { param: 'sendOptions.subject', check: { maxLength: 200 } },
 			message: { param: 'sendOptions.message', check: { maxLength: 5000 } },
 			attachEInvoice: 'sendOptions.attachEInvoice',
@@ -136,17 +136,6 @@ export const documentOperations: ResourceDefinitions = {
 	},
 };
 
-/** CC: email addresses separated by commas, each checked. */
-function emailList(value: unknown): string[] {
-	const addresses = String(value)
-		.split(',')
-		.map((address) => address.trim())
-		.filter(Boolean);
-	const problem = addresses.map((address) => inputProblem('email', address)).find(Boolean);
-	if (problem) throw new InputProblem(`must hold email addresses separated by commas; each ${problem}`);
-	if (addresses.length > 10) throw new InputProblem(`may name at most 10 addresses; it names ${addresses.length}`);
-	return addresses;
-}
 
 const show = (operation: string[]) => ({ show: { resource: ['document'], operation } });
 

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { getManyFields } from '../../shared/getMany';
+import { emailList } from '../../shared/inputChecks';
 import type { ResourceDefinitions } from '../../shared/types';
 
 /**
@@ -9,13 +10,6 @@ import type { ResourceDefinitions } from '../../shared/types';
  */
 
 const PENDING = '/v4/attendee/pending';
-
-/** Guest emails: separated by commas, at most 5. */
-const guestEmails = (value: unknown) =>
-	String(value)
-		.split(',')
-		.map((email) => email.trim())
-		.filter(Boolean);
 
 export const pendingAttendeeOperations: ResourceDefinitions = {
 	create: {
@@ -29,14 +23,9 @@ export const pendingAttendeeOperations: ResourceDefinitions = {
 			language: 'additionalFields.language',
 			timezone: { param: 'additionalFields.timezone', check: 'timezone' },
 			notes: { param: 'additionalFields.notes', check: { maxLength: 5000 } },
-			bringalongEmails: { param: 'additionalFields.guestEmails', convert: guestEmails },
+			bringalongEmails: { param: 'additionalFields.guestEmails', convert: emailList(5) },
 		},
-		check: (request) => {
-			const body = request.body!;
-			if (body.email === undefined && body.phone === undefined) return 'Email or Phone is required';
-			const guests = (body.bringalongEmails ?? []) as string[];
-			return guests.length > 5 ? `Guest Emails may name at most 5 guests; it names ${guests.length}` : undefined;
-		},
+		check: ({ body }) => (body!.email === undefined && body!.phone === undefined ? 'Email or Phone is required' : undefined),
 		output: (answer) => [{ id: answer as number }],
 	},
 	getAll: { method: 'GET', path: PENDING, pagination: { style: 'none' } },
