@@ -15,6 +15,7 @@ import pipelines from './contract/pipelines.json';
 import routing from './contract/routing.json';
 import signatures from './contract/signatures.json';
 import tasks from './contract/tasks.json';
+import webhooks from './contract/webhooks.json';
 
 export interface Schema {
 	$ref?: string;
@@ -106,6 +107,7 @@ const contract: Contract = [
 	messenger,
 	invoicing,
 	routing,
+	webhooks,
 ].reduce<Contract>(
 	(whole, part: Part) => ({
 		...whole,

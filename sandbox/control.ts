@@ -3,6 +3,7 @@ import { addContacts, addParent, ParentKind } from './crmParents';
 import { apiError } from './errors';
 import { NewFault } from './faults';
 import { tenantOf } from './invoicing';
+import { listOrderOf } from './listOrder';
 import { deliverInbound } from './messenger';
 import { RateLimitConfig } from './rateLimit';
 import { actAsSigner } from './groups/signatures';
@@ -11,6 +12,7 @@ import { resetState, SandboxState } from './state';
 import { ApiKeyStatus, ApprovalKind, NewCalendarConnection, NewUser } from './store';
 import { Fields, validateBody } from './validation';
 import { visible } from './visibility';
+import { addDeliveryFault, bookingBody, DeliveryFault, emit, EVENT_TYPES, EventType, sampleData, webhooksOf } from './webhooks';
 
 const CONTROL_PREFIX = '/__sandbox';
 
@@ -196,10 +198,53 @@ const routes: ControlRoute[] = [
 		body: object(['text'], { phone: { type: 'string', pattern: '^\\+[1-9]\\d{6,14}$' }, userId: text, text, contactName: text, companyId: uuid }),
 		run: (state, body) => {
 			if ((body.phone === undefined) === (body.userId === undefined)) throw apiError(400, 'Exactly one of phone or userId must be provided');
-			const companyId = body.companyId === undefined ? [...state.store.companies.keys()][0] : found(state.store.companies, body.companyId, 'Company').id;
-			if (!companyId) throw apiError(404, 'Company not found');
-			return deliverInbound(state.store, companyId, body as { phone?: string; userId?: string; text: string; contactName?: string });
+			return deliverInbound(state.store, companyOrFirst(state, body.companyId), body as { phone?: string; userId?: string; text: string; contactName?: string });
 		},
+	},
+	{
+		// A test event (the editor's "Listen for test event"): an appointment's body, the given data, or a sample.
+		method: 'POST',
+		path: /^\/webhooks\/emit$/,
+		body: object(['webhookType'], { companyId: uuid, webhookType: { type: 'string', enum: [...EVENT_TYPES] }, appointmentId: text, data: { type: 'object' } }),
+		run: (state, body) => {
+			const webhookType = body.webhookType as EventType;
+			if (body.appointmentId !== undefined && !webhookType.startsWith('booking_')) throw apiError(400, 'appointmentId is only for booking events');
+			const appointment = body.appointmentId === undefined ? undefined : found(state.store.appointments, body.appointmentId, 'Appointment');
+			const companyId = appointment && body.companyId === undefined ? appointment.companyId : companyOrFirst(state, body.companyId);
+			const data = appointment ? bookingBody(state.store, appointment) : ((body.data as object | undefined) ?? sampleData(state.store, companyId, webhookType));
+			return { deliveries: emit(state.store, companyId, webhookType, data) };
+		},
+	},
+	{
+		method: 'POST',
+		path: /^\/webhooks\/delivery-faults$/,
+		status: 201,
+		body: object([], { repeat: atLeast(1), delayMs: atLeast(0), drop: { type: 'boolean' }, envelope: { type: 'boolean' }, times: atLeast(1) }),
+		run: (state, body) => addDeliveryFault(state.store, body as Partial<DeliveryFault>),
+	},
+	{
+		method: 'DELETE',
+		path: /^\/webhooks\/delivery-faults$/,
+		run: (state) => {
+			webhooksOf(state.store).faults = [];
+			return { deleted: true };
+		},
+	},
+	{ method: 'GET', path: /^\/webhooks\/deliveries$/, run: (state) => webhooksOf(state.store).deliveries },
+	{
+		method: 'DELETE',
+		path: /^\/webhooks\/deliveries$/,
+		run: (state) => {
+			webhooksOf(state.store).deliveries = [];
+			return { deleted: true };
+		},
+	},
+	{
+		// How lists order their records (listOrder.ts): a sort ignored, ties in a new random order on every request.
+		method: 'POST',
+		path: /^\/list-order$/,
+		body: object([], { ignoreSort: { type: 'boolean' }, shuffleTies: { type: 'boolean' } }),
+		run: (state, body) => Object.assign(listOrderOf(state.store), body),
 	},
 	{
 		method: 'POST',
@@ -265,6 +310,13 @@ export function isControlPath(path: string): boolean {
 
 function object(required: string[], properties: Record<string, Schema>): Schema {
 	return { type: 'object', required, properties };
+}
+
+/** The company named, else the first one (Acme after a seed). */
+function companyOrFirst(state: SandboxState, companyId: unknown): string {
+	const id = companyId === undefined ? [...state.store.companies.keys()][0] : found(state.store.companies, companyId, 'Company').id;
+	if (!id) throw apiError(404, 'Company not found');
+	return id;
 }
 
 /** The control API sees everything: only a missing item is 404. */

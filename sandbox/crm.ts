@@ -1,5 +1,6 @@
 import { Actor } from './auth';
 import { apiError } from './errors';
+import { ordered } from './listOrder';
 import { Store } from './store';
 import { companyUser } from './visibility';
 
@@ -42,14 +43,16 @@ function compare(a: unknown, b: unknown): number {
 }
 
 /** A page1 list (§1.3) under `key`: sorted by sortBy (default createdAt) in sortOrder (default DESC), empty values last. */
-export function page1<T extends object>(key: string, records: T[], query: Page1Query): Record<string, unknown> {
+export function page1<T extends object>(key: string, records: T[], query: Page1Query, store?: Store): Record<string, unknown> {
 	const { page, limit, sortBy = 'createdAt', sortOrder = 'DESC' } = query;
 	const sign = sortOrder === 'ASC' ? 1 : -1;
 	const field = (record: T) => (record as Record<string, unknown>)[sortBy];
-	const sorted = [...records].sort((a, b) => {
+	const byField = (a: T, b: T) => {
 		const [x, y] = [field(a), field(b)];
 		return x === null || x === undefined || y === null || y === undefined ? compare(x, y) : sign * compare(x, y);
-	});
+	};
+	// With the store, the list follows its list order (listOrder.ts: a sort ignored, ties shuffled).
+	const sorted = store ? ordered(store, records, byField) : [...records].sort(byField);
 	return { [key]: sorted.slice((page - 1) * limit, page * limit), page, limit, total: records.length, totalPages: Math.ceil(records.length / limit) };
 }
 

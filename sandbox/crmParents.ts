@@ -56,7 +56,7 @@ export function addParent(store: Store, companyId: string, kind: ParentKind, nam
 	const pipelineId = randomUUID();
 	const stage = { id: randomUUID(), pipelineId, name: 'New', color: '#3b82f6', order: 0, isWon: false, isLost: false, winProbability: null, rottingDays: null };
 	store.pipelines.set(pipelineId, { id: pipelineId, companyId, name: `${name} pipeline`, isDefault: false, stages: [stage], createdAt: now, updatedAt: now });
-	store.deals.set(base.id, { ...base, pipelineId, stageId: stage.id, isOpen: true, isWon: false, isLost: false, crmCompanyId: null, contactId: null });
+	store.deals.set(base.id, { ...base, pipelineId, stageId: stage.id, isOpen: true, isWon: false, isLost: false, crmCompanyId: null, contactId: null, wonAt: null, lostAt: null, enteredStageAt: now });
 	return store.deals.get(base.id)!;
 }
 

@@ -3,6 +3,7 @@ import { Clock } from './clock';
 import { Faults } from './faults';
 import { RateLimitConfig, RateLimiter } from './rateLimit';
 import { Store } from './store';
+import { stopDeliveries } from './webhooks';
 
 export interface LoggedRequest {
 	method: string;
@@ -34,6 +35,7 @@ export function createState(rateLimit: RateLimitConfig): SandboxState {
 
 /** Back to as started: empty store, real time, full buckets, no faults, empty log. The rate-limit numbers stay. */
 export function resetState(state: SandboxState): void {
+	stopDeliveries(state.store);
 	state.clock = new Clock();
 	state.store = new Store(state.clock);
 	state.limiter.reset();

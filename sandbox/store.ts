@@ -14,7 +14,7 @@ export function userPageUrl(user: User): string {
  * Field order of a meeting type's meetingInfo, and the values a new one gets when not given (the channel of a
  * user's first meeting type is phone; POST /v4/meeting-type requires one).
  */
-const MEETING_INFO_DEFAULTS: MeetingInfo = {
+export const MEETING_INFO_DEFAULTS: MeetingInfo = {
 	name: '',
 	description: '',
 	duration: 30,

@@ -93,7 +93,8 @@ describe('Deal', () => {
 			expect.objectContaining({
 				name: 'Acme renewal',
 				stageId: sales.stages[1].id,
-				isOpen: true,
+				wonAt: null,
+				lostAt: null,
 				ownerId: owner().id,
 				customFields: { source: 'web', seats: 12 },
 				contacts: [
@@ -239,13 +240,13 @@ describe('Deal', () => {
 		const d = await deal('Winner', { customFields: { source: 'web' } });
 		const won = await world().runNode({ resource: 'deal', operation: 'markWon', dealId: byId(d.id) }, world().pat());
 		expect((await world().requests()).map(wire)).toEqual([{ method: 'PATCH', path: `/crm/deals/${d.id}/won`, query: '', headers: world().patHeaders(), body: null }]);
-		expect(won.items).toEqual([expect.objectContaining({ isOpen: false, isWon: true, stageId: sales.stages[2].id })]);
+		expect(won.items).toEqual([expect.objectContaining({ wonAt: expect.any(String), lostAt: null, stageId: sales.stages[2].id })]);
 		const again = await world().runNode({ resource: 'deal', operation: 'markWon', dealId: byId(d.id) }, world().pat());
 		expect(again.error?.description).toContain('Deal is not open: reopen it first');
 		await world().clearRequests();
 		const reopened = await world().runNode({ resource: 'deal', operation: 'reopen', dealId: byId(d.id), reopenOptions: { stageId: sales.stages[1].id } }, world().pat());
 		expect((await world().requests()).map((request) => request.body)).toEqual([{ stageId: sales.stages[1].id }]);
-		expect(reopened.items).toEqual([expect.objectContaining({ isOpen: true, isWon: false, stageId: sales.stages[1].id })]);
+		expect(reopened.items).toEqual([expect.objectContaining({ wonAt: null, lostAt: null, stageId: sales.stages[1].id })]);
 		const open = await world().runNode({ resource: 'deal', operation: 'reopen', dealId: byId(d.id) }, world().pat());
 		expect(open.error?.description).toContain('Deal is already open');
 	});
@@ -262,7 +263,7 @@ describe('Deal', () => {
 		expect((await world().requests()).map(wire)).toEqual([
 			{ method: 'PATCH', path: `/crm/deals/${d.id}/lost`, query: '', headers: world().patHeaders(pat(), true), body: { lostReason: 'price', lostReasonNote: 'Budget cut' } },
 		]);
-		expect(lost.items).toEqual([expect.objectContaining({ isLost: true, lostReason: 'price', stageId: sales.stages[3].id })]);
+		expect(lost.items).toEqual([expect.objectContaining({ lostAt: expect.any(String), wonAt: null, lostReason: 'price', stageId: sales.stages[3].id })]);
 		const other = await deal('Loser 2', { customFields: { source: 'web' } });
 		const wrong = await world().runNode({ resource: 'deal', operation: 'markLost', dealId: byId(other.id), lostReason: '={{ "old" }}' }, world().pat());
 		expect(wrong.error?.description).toContain('lostReason must be one of the company\'s lost reasons');

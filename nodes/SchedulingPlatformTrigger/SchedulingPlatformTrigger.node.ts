@@ -5,7 +5,7 @@ import { authenticationProperties } from '../shared/authentication';
 import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { forTheEditor } from '../shared/editorLoaders';
 import { searchActingUsers, searchUsers } from '../shared/listSearch';
-import type { WatchedEvent } from '../shared/trigger/watch';
+import type { TriggerEvent } from '../shared/trigger/watch';
 import { pollEvent } from '../shared/trigger/watch';
 import { searchMeetingTypes } from '../SchedulingPlatform/listSearch';
 import { searchContacts, searchPipelines } from '../SchedulingPlatformCrm/listSearch';
@@ -20,9 +20,15 @@ import { signatureEventOptions, signatureEvents } from './events/signatures';
  * poll reads and what counts as new: nodes/shared/trigger/ (watch.ts, watermark.ts); what each event reads: events/.
  */
 
-const events: Record<string, WatchedEvent> = { ...bookingEvents, ...messengerEvents, ...crmEvents, ...signatureEvents, ...invoicingEvents };
+const events: Record<string, TriggerEvent> = { ...bookingEvents, ...messengerEvents, ...crmEvents, ...signatureEvents, ...invoicingEvents };
 
 const eventOptions = [...bookingEventOptions, ...messengerEventOptions, ...crmEventOptions, ...signatureEventOptions, ...invoicingEventOptions];
+
+/** Events whose list rows are not the whole record; those read through a window already list whole appointments. */
+function hasFullRecord(name: string): boolean {
+	const event = events[name];
+	return typeof event === 'function' ? name === 'appointmentStartingSoon' : 'detail' in event && event.detail !== undefined;
+}
 
 /** The canvas shows the chosen event's name under the node. */
 const subtitle = `={{ ${JSON.stringify(Object.fromEntries(eventOptions.map((option) => [option.value, option.name])))}[$parameter["event"]] }}`;
@@ -54,7 +60,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: { show: { event: Object.keys(events).filter((name) => events[name].detail) } },
+		displayOptions: { show: { event: Object.keys(events).filter(hasFullRecord) } },
 		options: [
 			{
 				displayName: 'Full Record',
@@ -75,7 +81,7 @@ export class SchedulingPlatformTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle,
-		description: 'Starts the workflow on new bookings, conversations, messages, contacts, deals, completed signatures, paid or overdue invoices and accepted offers of the Scheduling Platform',
+		description: 'Starts the workflow on new, cancelled, rescheduled, starting or ended bookings, new conversations, messages, contacts, deals, completed signatures, paid or overdue invoices and accepted offers of the Scheduling Platform (polled)',
 		defaults: { name: 'Scheduling Platform Trigger' },
 		polling: true,
 		inputs: [],

@@ -2,9 +2,11 @@ import { DateTime } from 'luxon';
 import { Actor } from '../auth';
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
+import { ordered } from '../listOrder';
 import { isSlotOpen } from '../slots';
 import { Appointment, Attendee, Store } from '../store';
 import { assertMayList, canSee, visible } from '../visibility';
+import { emitBooking } from '../webhooks';
 
 interface ListQuery {
 	page: number;
@@ -14,7 +16,7 @@ interface ListQuery {
 	search?: string;
 	status?: 'upcoming' | 'past' | 'cancelled';
 	meetingTypeId?: string;
-	sortBy: 'appointment.start' | 'appointment.createdAt' | 'appointment.updatedAt';
+	sortBy: 'appointment.start' | 'appointment.createdAt';
 	sortDirection: 'ASC' | 'DESC';
 	userId?: string;
 }
@@ -33,10 +35,10 @@ export const appointments: Group = {
 		const host = hostToList(actor, filters.userId);
 		const now = store.clock.now();
 		const found = [...store.appointments.values()]
-			.filter((appointment) => canSeeAppointment(actor, appointment) && (!host || hosts(host, appointment)) && matches(filters, appointment, now))
-			.sort(byField(filters.sortBy, filters.sortDirection));
+			.filter((appointment) => canSeeAppointment(actor, appointment) && (!host || hosts(host, appointment)) && matches(filters, appointment, now));
+		const sorted = ordered(store, found, byField(filters.sortBy, filters.sortDirection));
 		const from = filters.page * filters.pageSize;
-		return { appointments: found.slice(from, from + filters.pageSize), total: found.length };
+		return { appointments: sorted.slice(from, from + filters.pageSize), total: sorted.length };
 	},
 
 	/** What the acting user hosts today in their own time zone, not cancelled, by start. */
@@ -66,6 +68,7 @@ export const appointments: Group = {
 			Object.assign(appointment, { isCancelled: true, cancel: { reason: reason ?? null, actionAt: now, actionBy: call.actor.user.id } });
 		}
 		appointment.updatedAt = now;
+		emitBooking(call.store, 'booking_cancelled', appointment);
 		return appointment;
 	},
 
@@ -85,6 +88,7 @@ export const appointments: Group = {
 			rescheduleCount: appointment.rescheduleCount + 1,
 			updatedAt: now,
 		});
+		emitBooking(call.store, 'booking_rescheduled', appointment);
 		return appointment;
 	},
 
@@ -149,7 +153,7 @@ function searchable(appointment: Appointment): string[] {
 }
 
 function byField(sortBy: ListQuery['sortBy'], direction: ListQuery['sortDirection']) {
-	const field = ({ 'appointment.createdAt': 'createdAt', 'appointment.updatedAt': 'updatedAt' } as const)[sortBy as string] ?? 'start';
+	const field = sortBy === 'appointment.createdAt' ? 'createdAt' : 'start';
 	const sign = direction === 'DESC' ? -1 : 1;
 	return (a: Appointment, b: Appointment) => sign * (Date.parse(a[field]) - Date.parse(b[field]));
 }

@@ -6,6 +6,7 @@ import { pickHost, queueState, recordPick } from '../routing';
 import { isSlotOpen } from '../slots';
 import { Appointment, Attendee, MeetingType, ProvisionalBooking, Store } from '../store';
 import { companyMeetingType } from '../visibility';
+import { emitBooking } from '../webhooks';
 import { bookingHosts } from './bookingAvailability';
 import { completePendingAttendee } from './pendingAttendees';
 
@@ -99,6 +100,7 @@ function book(store: Store, booked: Booked, joining?: Appointment): Appointment 
 	appointment.attendees.push(newAttendee(store, booked, appointment));
 	appointment.updatedAt = booked.bookedAt;
 	completePendingAttendee(store, booked.meetingType.companyId, booked.input.attendee.email);
+	emitBooking(store, 'booking_created', appointment);
 	return appointment;
 }
 

@@ -3,6 +3,7 @@ import { Actor } from '../auth';
 import { notFound, tenantRecord, tenantRecords } from '../crm';
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
+import { ordered } from '../listOrder';
 import { Contact, CrmCompany, Store } from '../store';
 import { UUID } from '../validation';
 import { companyUser } from '../visibility';
@@ -21,12 +22,12 @@ export const contacts: Group = {
 		const { searchTerm, ownerId, sortBy = 'createdAt', sortOrder = 'DESC' } = query as Record<string, string | undefined>;
 		const tags = (query.tags as string[] | undefined) ?? [];
 		const needle = searchTerm?.toLowerCase();
-		const found = tenantRecords(store.contacts, actor)
+		const matching = tenantRecords(store.contacts, actor)
 			.filter((contact) => !needle || searchable(contact).some((text) => text.toLowerCase().includes(needle)))
 			.filter((contact) => tags.every((tag) => contact.tags.includes(tag)))
 			.filter((contact) => !ownerId || contact.accountOwnerId === ownerId);
 		const direction = sortOrder === 'ASC' ? 1 : -1;
-		found.sort((a, b) => direction * String(a[sortBy as keyof Contact] ?? '').localeCompare(String(b[sortBy as keyof Contact] ?? '')));
+		const found = ordered(store, matching, (a, b) => direction * String(a[sortBy as keyof Contact] ?? '').localeCompare(String(b[sortBy as keyof Contact] ?? '')));
 		const page = (query.page as number | undefined) ?? 1;
 		const limit = (query.limit as number | undefined) ?? 20;
 		const rows = found.slice((page - 1) * limit, page * limit).map((contact) => ({ item: contactJson(contact), ...meetings(store, contact) }));

@@ -35,7 +35,7 @@ export const crmCompanies: Group = {
 				(!size || company.size === size) &&
 				(!ownerId || company.ownerId === ownerId),
 		);
-		return page1('companies', matching, query as unknown as Page1Query);
+		return page1('companies', matching, query as unknown as Page1Query, store);
 	},
 
 	/** Owner left out: the acting user (designed, as for deals). */

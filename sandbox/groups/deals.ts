@@ -36,9 +36,11 @@ function contactsOf(call: Call, deal: Deal): DealContact[] {
 	return [...call.store.dealContacts.values()].filter((link) => link.dealId === deal.id);
 }
 
-/** A deal as answered: with its contacts. */
+/** A deal as answered: with its contacts; isOpen, isWon and isLost are list filters only, not record fields (api-reference §3). */
 function view(call: Call, deal: Deal): Record<string, unknown> {
-	return { ...deal, contacts: contactsOf(call, deal) };
+	const { isOpen, isWon, isLost, ...fields } = deal;
+	void [isOpen, isWon, isLost];
+	return { ...fields, contacts: contactsOf(call, deal) };
 }
 
 /** A list row embeds its company, contact, stage and owner. */
@@ -82,10 +84,12 @@ function assertOpen(deal: Deal): void {
 	if (!deal.isOpen) throw apiError(409, 'Deal is not open: reopen it first');
 }
 
-/** Won, lost or reopened: closedAt (designed, for the trigger's Deal Won / Deal Lost) is the moment of winning or losing, null while open. */
+/** A change of the deal: `enteredStageAt` moves with the stage; winning sets `wonAt`, losing `lostAt`, reopening clears both. */
 function settle(call: Call, deal: Deal, changes: Partial<Deal>): Record<string, unknown> {
 	const now = call.store.clock.iso();
-	Object.assign(deal, changes, { updatedAt: now, closedAt: changes.isOpen ? null : now });
+	const moved = changes.stageId !== undefined && changes.stageId !== deal.stageId;
+	const outcome = changes.isOpen === undefined ? {} : { wonAt: changes.isWon ? now : null, lostAt: changes.isLost ? now : null };
+	Object.assign(deal, changes, outcome, { updatedAt: now }, moved ? { enteredStageAt: now } : {});
 	return view(call, deal);
 }
 
@@ -121,7 +125,7 @@ export const deals: Group = {
 		const matching = tenantRecords(call.store.deals, call.actor).filter(
 			(deal) => (!needle || deal.name.toLowerCase().includes(needle)) && exact.every((key) => deal[key] === filters[key]),
 		);
-		const page = page1('deals', matching, filters as unknown as Page1Query);
+		const page = page1('deals', matching, filters as unknown as Page1Query, call.store);
 		return { ...page, deals: (page.deals as Deal[]).map((deal) => listRow(call, deal)) };
 	},
 
@@ -147,7 +151,9 @@ export const deals: Group = {
 			isLost: false,
 			lostReason: null,
 			lostReasonNote: null,
-			closedAt: null,
+			wonAt: null,
+			lostAt: null,
+			enteredStageAt: now,
 			crmCompanyId: (input.crmCompanyId as string | null | undefined) ?? null,
 			contactId: (input.contactId as string | null | undefined) ?? null,
 			ownerId: input.ownerId === undefined ? call.actor.user.id : (input.ownerId as string | null),
@@ -227,7 +233,7 @@ export const deals: Group = {
 		const deal = pathDeal(call);
 		return tenantRecords(call.store.deals, call.actor)
 			.filter((other) => other.id !== deal.id)
-			.map((other) => ({ deal: other, ...duplicateScore(deal, other) }))
+			.map((other) => ({ deal: view(call, other), ...duplicateScore(deal, other) }))
 			.filter((candidate) => candidate.score >= 0.5)
 			.sort((a, b) => b.score - a.score);
 	},

@@ -33,6 +33,7 @@ import { signatures } from './signatures';
 import { tasks } from './tasks';
 import { pipelines } from './pipelines';
 import { users } from './users';
+import { webhooks } from './webhooks';
 
 /** Every operationId of the contract has its handler here: one line per group. */
 export const handlers: Group = {
@@ -70,4 +71,5 @@ export const handlers: Group = {
 	...meetingTypeTemplates,
 	...pendingAttendees,
 	...provisionalBookings,
+	...webhooks,
 };

@@ -346,14 +346,14 @@ function eInvoice(call: Call): FileReply {
 	return new FileReply(Buffer.from(eInvoiceXml(document, stored.seller, stored.buyer, format), 'utf8'), 'application/xml', `${document.number}.xml`);
 }
 
-/** page1 by `sortBy` (createdAt by default; documents without the field last), ties newest first. */
+/** page1, newest created first (the reference names no sort: a client must not rely on this order). */
 function list({ store, actor, query }: Call) {
 	const { type, status, contactId, from, to } = query as Record<string, string | undefined>;
 	const documents = [...tenant(store, actor).documents.values()]
 		.map((stored) => current(store, stored))
 		.filter((document) => (!type || document.type === type) && (!status || document.status === status) && (!contactId || document.contactId === contactId))
 		.filter((document) => (!from || document.issueDate >= from) && (!to || document.issueDate <= to));
-	return page1('documents', documents.reverse(), query as unknown as Page1Query);
+	return page1('documents', documents.reverse(), query as unknown as Page1Query, store);
 }
 
 export const invoiceDocuments: Group = {

@@ -1,6 +1,7 @@
 import { Actor } from '../auth';
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
+import { ordered } from '../listOrder';
 import {
 	addMessage,
 	ConversationRecord,
@@ -49,10 +50,10 @@ export const messenger: Group = {
 			.filter((conversation) => !status || conversation.status === status)
 			.filter((conversation) => !label || conversation.labels.includes(label))
 			.filter((conversation) => after === undefined || Date.parse(conversation.createdAt) > after)
-			.filter((conversation) => !needle || [conversation.contactName, conversation.phone, conversation.username, conversation.lastMessagePreview].some((text) => text?.toLowerCase().includes(needle)))
-			.sort((a, b) => sign * a[sortBy].localeCompare(b[sortBy]));
-		const page = matching.slice(offset, offset + limit).map((conversation) => conversationView(store, conversation));
-		return { conversations: page, total: matching.length, count: page.length, offset };
+			.filter((conversation) => !needle || [conversation.contactName, conversation.phone, conversation.username, conversation.lastMessagePreview].some((text) => text?.toLowerCase().includes(needle)));
+		const sorted = ordered(store, matching, (a, b) => sign * a[sortBy].localeCompare(b[sortBy]));
+		const page = sorted.slice(offset, offset + limit).map((conversation) => conversationView(store, conversation));
+		return { conversations: page, total: sorted.length, count: page.length, offset };
 	},
 
 	getConversation: (call) => conversationView(call.store, pathConversation(call)),

@@ -3,6 +3,7 @@ import { PDFDocument, StandardFonts, rgb } from '@cantoo/pdf-lib';
 import { tenantRecord } from '../crm';
 import { apiError } from '../errors';
 import { Call, FileReply, Group } from '../handler';
+import { ordered } from '../listOrder';
 import { perStore, Store } from '../store';
 
 /**
@@ -125,22 +126,19 @@ function create({ store, actor, body }: Call): SignatureRequest {
 interface ListQuery {
 	status?: SignatureStatus;
 	contactId?: string;
-	sortBy?: 'createdAt' | 'completedAt';
-	sortOrder?: 'asc' | 'desc';
 	limit: number;
 	offset: number;
 }
 
 function list({ store, actor, query }: Call) {
-	const { status, contactId, sortBy = 'createdAt', sortOrder = 'desc', limit, offset } = query as unknown as ListQuery;
-	const sign = sortOrder === 'asc' ? 1 : -1;
-	// Newest created first by default; a request without the sort field (completedAt null) comes last either way.
-	const matching = [...requestsOf(store).values()]
+	const { status, contactId, limit, offset } = query as unknown as ListQuery;
+	// Newest created first (the reference names no sort: a client must not rely on this order).
+	const found = [...requestsOf(store).values()]
 		.filter((stored) => stored.companyId === actor.company.id)
 		.map((stored) => current(store, stored).request)
 		.filter((request) => (!status || request.status === status) && (!contactId || request.contactId === contactId))
-		.reverse()
-		.sort((a, b) => (a[sortBy] === null || b[sortBy] === null ? Number(a[sortBy] === null) - Number(b[sortBy] === null) : sign * String(a[sortBy]).localeCompare(String(b[sortBy]))));
+		.reverse();
+	const matching = ordered(store, found, (a, b) => b.createdAt.localeCompare(a.createdAt));
 	const page = matching.slice(offset, offset + limit);
 	return { signatures: page, total: matching.length, count: page.length, offset };
 }

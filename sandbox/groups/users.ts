@@ -3,6 +3,7 @@ import { Call, Group } from '../handler';
 import { assertValidSchedule } from '../schedule';
 import { NewUser, User, userPageUrl } from '../store';
 import { companyUser } from '../visibility';
+import { emit } from '../webhooks';
 
 /** User V4. */
 export const users: Group = {
@@ -10,6 +11,7 @@ export const users: Group = {
 		const input = body as unknown as NewUser;
 		assertValidSchedule(input.availability?.schedule ?? {}, 'availability.schedule');
 		const { user, availability, meetingType } = store.createUser(actor.company, input);
+		emit(store, user.companyId, 'new_employee', user);
 		return {
 			userId: user.id,
 			availabilityId: availability.id,

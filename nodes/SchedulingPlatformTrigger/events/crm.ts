@@ -1,24 +1,33 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { userLocator } from '../../shared/locators';
-import type { WatchedEvent } from '../../shared/trigger/watch';
+import type { RecordCheck, WatchedEvent } from '../../shared/trigger/watch';
 import { pipelineLocator } from '../../SchedulingPlatformCrm/locators';
 
 /**
- * CRM events (api-reference §3 and §8): contacts and deals newest first by creation; won and lost deals newest
- * first by closedAt, the moment the deal was won or lost (designed: the reference names no such field).
+ * CRM events (api-reference §3 and §8): contacts and deals newest first by creation. Won and lost deals: the list
+ * filtered by isWon / isLost, newest first by updatedAt (a deal's update time is never before its wonAt / lostAt),
+ * read down to the watermark; the event's moment is wonAt / lostAt. Deal sorts are not documented: the trigger
+ * checks the order that comes back (shared/trigger/watch.ts) and reads the whole list when it was ignored.
  */
 
 const contactOf = (row: IDataObject) => ({ ...(row.item as IDataObject), appointments: row.appointments, nextAppointmentIso: row.nextAppointmentIso });
 const dealPagination = { style: 'page1', itemsKey: 'deals' } as const;
 const dealFilters = { pipelineId: 'dealFilters.pipeline', ownerId: 'dealFilters.owner' };
+const userCheck: RecordCheck = { noun: 'user', path: '/v4/user/{id}' };
+const dealFilterRecords: Record<string, RecordCheck> = {
+	'dealFilters.pipeline': { noun: 'pipeline', path: '/crm/pipelines', inList: true },
+	'dealFilters.owner': userCheck,
+};
 const dealDetail = { path: '/crm/deals/{id}' };
-const closed = (flag: 'isWon' | 'isLost'): WatchedEvent => ({
+const closed = (flag: 'isWon' | 'isLost', field: 'wonAt' | 'lostAt'): WatchedEvent => ({
 	noun: flag === 'isWon' ? 'won deal' : 'lost deal',
-	list: { path: '/crm/deals', qs: { [flag]: true, sortBy: 'closedAt', sortOrder: 'DESC' }, pagination: dealPagination },
+	list: { path: '/crm/deals', qs: { [flag]: true, sortBy: 'updatedAt', sortOrder: 'DESC' }, pagination: dealPagination },
 	filters: dealFilters,
-	happenedAt: (deal) => (deal[flag] === true ? deal.closedAt : undefined),
-	key: (deal) => `${String(deal.id)}:${String(deal.closedAt)}`,
+	filterRecords: dealFilterRecords,
+	happenedAt: (deal) => deal[field] ?? undefined,
+	sortedBy: (deal) => deal.updatedAt,
+	key: (deal) => `${String(deal.id)}:${String(deal[field])}`,
 	detail: dealDetail,
 });
 
@@ -31,6 +40,7 @@ export const crmEvents: Record<string, WatchedEvent> = {
 			pagination: { style: 'page1', pick: (answer) => (((answer as IDataObject).result ?? []) as IDataObject[]).map(contactOf) },
 		},
 		filters: { ownerId: 'contactFilters.owner' },
+		filterRecords: { 'contactFilters.owner': userCheck },
 		happenedAt: (contact) => contact.createdAt,
 		detail: { path: '/crm/details', qs: (contact) => ({ contactId: contact.id }), pick: (answer) => contactOf(answer as IDataObject) },
 	},
@@ -38,11 +48,12 @@ export const crmEvents: Record<string, WatchedEvent> = {
 		noun: 'deal',
 		list: { path: '/crm/deals', qs: { sortBy: 'createdAt', sortOrder: 'DESC' }, pagination: dealPagination },
 		filters: dealFilters,
+		filterRecords: dealFilterRecords,
 		happenedAt: (deal) => deal.createdAt,
 		detail: dealDetail,
 	},
-	dealWon: closed('isWon'),
-	dealLost: closed('isLost'),
+	dealWon: closed('isWon', 'wonAt'),
+	dealLost: closed('isLost', 'lostAt'),
 };
 
 export const crmEventOptions = [

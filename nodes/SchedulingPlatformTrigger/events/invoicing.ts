@@ -1,41 +1,60 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { WatchedEvent } from '../../shared/trigger/watch';
 import { contactLocator } from '../../SchedulingPlatformCrm/locators';
 
 /**
- * Invoicing events (api-reference §6, designed sorts): documents newest first by the moment of their state.
- * Paid and accepted are status changes (`statusChangedAt`: paid again after a deleted payment is a new event);
- * overdue is derived by the API from the due date, `overdueSince` being the day after it (or the sending, when
- * later): an invoice that becomes overdue is one event, however long it stays so.
+ * Invoicing events (api-reference §6, designed). The document list names no sort, so each event reads its filtered
+ * list whole on every poll (one request per 100 listed documents) and takes the event's moment from the document's
+ * own fields: paidAt for a paid invoice; the day after the due date (UTC), or the sending when later, for an overdue
+ * one (an invoice that becomes overdue is one event however long it stays so); updatedAt for an accepted offer (an
+ * accepted offer changes no more).
  */
 
 const documentPagination = { style: 'page1', itemsKey: 'documents' } as const;
 const detail = { path: '/invoicing/documents/{id}' };
 const filters = { contactId: 'invoiceFilters.contact' };
+const filterRecords = { 'invoiceFilters.contact': { noun: 'contact', path: '/crm/details', qs: (id: string) => ({ contactId: id }) } };
+const DAY = 24 * 60 * 60 * 1000;
+
+/** The moment an invoice became overdue: the day after its due date, or its sending when that came later. */
+function overdueSince(invoice: IDataObject): string | undefined {
+	const due = typeof invoice.dueDate === 'string' ? Date.parse(`${invoice.dueDate.slice(0, 10)}T00:00:00Z`) : NaN;
+	if (Number.isNaN(due)) return undefined;
+	const sent = typeof invoice.sentAt === 'string' ? Date.parse(invoice.sentAt) : NaN;
+	return new Date(Math.max(due + DAY, Number.isNaN(sent) ? -Infinity : sent)).toISOString();
+}
+
+const listOf = (qs: IDataObject) => ({ path: '/invoicing/documents', qs, pagination: documentPagination });
 
 export const invoicingEvents: Record<string, WatchedEvent> = {
 	invoicePaid: {
 		noun: 'paid invoice',
-		list: { path: '/invoicing/documents', qs: { type: 'invoice', status: 'paid', sortBy: 'statusChangedAt', sortOrder: 'DESC' }, pagination: documentPagination },
+		list: listOf({ type: 'invoice', status: 'paid' }),
+		unordered: true,
 		filters,
-		happenedAt: (invoice) => (invoice.status === 'paid' ? invoice.statusChangedAt : undefined),
-		key: (invoice) => `${String(invoice.id)}:${String(invoice.statusChangedAt)}`,
+		filterRecords,
+		happenedAt: (invoice) => invoice.paidAt ?? undefined,
+		key: (invoice) => `${String(invoice.id)}:${String(invoice.paidAt)}`,
 		detail,
 	},
 	invoiceOverdue: {
 		noun: 'overdue invoice',
-		list: { path: '/invoicing/documents', qs: { type: 'invoice', status: 'overdue', sortBy: 'overdueSince', sortOrder: 'DESC' }, pagination: documentPagination },
+		list: listOf({ type: 'invoice', status: 'overdue' }),
+		unordered: true,
 		filters,
-		happenedAt: (invoice) => invoice.overdueSince,
+		filterRecords,
+		happenedAt: overdueSince,
 		key: (invoice) => `${String(invoice.id)}:${String(invoice.dueDate)}`,
 		detail,
 	},
 	offerAccepted: {
 		noun: 'accepted offer',
-		list: { path: '/invoicing/documents', qs: { type: 'offer', status: 'accepted', sortBy: 'statusChangedAt', sortOrder: 'DESC' }, pagination: documentPagination },
+		list: listOf({ type: 'offer', status: 'accepted' }),
+		unordered: true,
 		filters,
-		happenedAt: (offer) => (offer.status === 'accepted' ? offer.statusChangedAt : undefined),
+		filterRecords,
+		happenedAt: (offer) => offer.updatedAt,
 		detail,
 	},
 };

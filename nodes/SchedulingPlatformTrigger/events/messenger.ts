@@ -7,7 +7,8 @@ import { CONVERSATIONS_PATH, CONVERSATION_PATH } from '../../SchedulingPlatformM
 /**
  * Messenger events (api-reference §4 and §8, designed): conversations newest first by creation (New
  * Conversation, narrowed with createdAfter), and inbound messages: conversations by their last message, then
- * each one's messages newest first.
+ * each one's messages newest first. A conversation that gets a message while a poll reads later pages jumps to the
+ * first page: the trigger reads it again (watch.ts recheckTop), so its earlier messages are not passed over.
  */
 
 const pagination = { style: 'offset', itemsKey: 'conversations' } as const;

@@ -1,62 +1,151 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 import { userLocator } from '../../shared/locators';
-import type { WatchedEvent } from '../../shared/trigger/watch';
+import type { RecordCheck, TriggerEvent } from '../../shared/trigger/watch';
+import type { SnapshotEvent } from '../../shared/trigger/snapshot';
+import { moment, shortHash } from '../../shared/trigger/snapshot';
 import { meetingTypeLocator } from '../../SchedulingPlatform/locators';
 
 /**
- * Booking events (api-reference §8): appointments newest first. New Booking sorts by creation time (known);
- * cancellations and reschedules sort by update time (designed), and the moment of the event is the cancel's
- * actionAt or rescheduledAt.
+ * Booking events (api-reference §2 Appointment V4 and §8). The list sorts only by `appointment.createdAt` and
+ * `appointment.start`:
+ * - New Booking: newest first by creation.
+ * - Booking Cancelled and Booking Rescheduled: no order shows them, so a window of appointments by start is read
+ *   whole each poll and compared with a snapshot of the last poll (shared/trigger/snapshot.ts).
+ * - Appointment Starting Soon and Appointment Ended: the appointments of a short window by start, read whole; the
+ *   event's moment is the start less the chosen minutes (or the booking, when later) and the end.
  */
 
 const APPOINTMENTS = '/v4/appointment/paginated';
 const pagination = { style: 'page0', itemsKey: 'appointments' } as const;
 const filters = { meetingTypeId: 'bookingFilters.meetingType', userId: 'bookingFilters.host' };
+const filterRecords: Record<string, RecordCheck> = {
+	'bookingFilters.meetingType': { noun: 'meeting type', path: '/v4/meeting-type/{id}' },
+	'bookingFilters.host': { noun: 'user', path: '/v4/user/{id}' },
+};
 const detail = { path: '/v4/appointment/{id}' };
-const byUpdate = { sortBy: 'appointment.updatedAt', sortDirection: 'DESC' };
+const byStart = { sortBy: 'appointment.start', sortDirection: 'ASC' };
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+/** The longest meeting (a meeting type lasts 5 to 480 minutes): an appointment ending now started at most this long ago. */
+const LONGEST_MEETING = 480 * MINUTE;
+/** Room for a clock that differs from the API's. */
+const CLOCK_SLACK = 5 * MINUTE;
 
-export const bookingEvents: Record<string, WatchedEvent> = {
+const iso = (ms: number) => new Date(ms).toISOString();
+const live = (appointment: IDataObject) => appointment.isCancelled !== true;
+
+/** The window of Booking Cancelled / Rescheduled, from the node's options. */
+function snapshotWindow(ctx: IPollFunctions): { pastDays: number; aheadDays: number } {
+	const options = ctx.getNodeParameter('windowOptions', {}) as { pastDays?: number; aheadDays?: number };
+	return { pastDays: options.pastDays ?? 1, aheadDays: options.aheadDays ?? 90 };
+}
+
+function changeEvent(ctx: IPollFunctions, noun: string, rule: Pick<SnapshotEvent, 'print' | 'printWidth' | 'fired' | 'happenedAt'>): SnapshotEvent {
+	const { pastDays, aheadDays } = snapshotWindow(ctx);
+	return {
+		noun,
+		list: { path: APPOINTMENTS, qs: byStart, pagination },
+		filters,
+		filterRecords,
+		settings: { pastDays, aheadDays },
+		window: (now) => ({ start: iso(now - pastDays * DAY), end: iso(now + aheadDays * DAY) }),
+		...rule,
+	};
+}
+
+const cancelledAt = (appointment: IDataObject) => (appointment.cancel as IDataObject | null | undefined)?.actionAt;
+
+export const bookingEvents: Record<string, TriggerEvent> = {
 	newBooking: {
 		noun: 'booking',
 		list: { path: APPOINTMENTS, qs: { sortBy: 'appointment.createdAt', sortDirection: 'DESC' }, pagination },
 		filters,
+		filterRecords,
 		happenedAt: (appointment) => appointment.createdAt,
 		detail,
 	},
-	bookingCancelled: {
-		noun: 'cancelled booking',
-		list: { path: APPOINTMENTS, qs: { ...byUpdate, status: 'cancelled' }, pagination },
-		filters,
-		happenedAt: (appointment) => (appointment.isCancelled ? ((appointment.cancel as IDataObject | null)?.actionAt ?? appointment.updatedAt) : undefined),
-		sortedBy: (appointment) => appointment.updatedAt,
-		detail,
+	/** Cancelled now and not at the last poll; new to the window: cancelled after the last poll. */
+	bookingCancelled: (ctx) =>
+		changeEvent(ctx, 'cancelled booking', {
+			print: (appointment) => (appointment.isCancelled === true ? 'C' : 'O'),
+			printWidth: 1,
+			fired: (appointment, before, since) => appointment.isCancelled === true && (before !== undefined ? before === 'O' : (moment(cancelledAt(appointment)) ?? -Infinity) > since),
+			happenedAt: (appointment) => cancelledAt(appointment) ?? appointment.updatedAt,
+		}),
+	/** Its start or reschedule count changed since the last poll; new to the window: rescheduled after the last poll. Not when cancelled. */
+	bookingRescheduled: (ctx) =>
+		changeEvent(ctx, 'rescheduled booking', {
+			print: (appointment) => shortHash(`${String(appointment.start)}|${String(appointment.rescheduleCount ?? 0)}`, 4),
+			printWidth: 4,
+			fired: (appointment, before, since) =>
+				live(appointment) &&
+				(before !== undefined
+					? before !== shortHash(`${String(appointment.start)}|${String(appointment.rescheduleCount ?? 0)}`, 4)
+					: Number(appointment.rescheduleCount ?? 0) > 0 && (moment(appointment.rescheduledAt) ?? -Infinity) > since),
+			happenedAt: (appointment) => (Number(appointment.rescheduleCount ?? 0) > 0 ? appointment.rescheduledAt : undefined),
+		}),
+	/**
+	 * N minutes before the start; booked (or moved) later than that: when booked or moved. A move to another start is
+	 * a new occurrence (key id + start), so the new time is announced too.
+	 */
+	appointmentStartingSoon: (ctx) => {
+		const minutes = ctx.getNodeParameter('minutesBefore', 15) as number;
+		const lead = minutes * MINUTE;
+		return {
+			noun: 'appointment starting soon',
+			list: { path: APPOINTMENTS, qs: byStart, pagination },
+			unordered: true,
+			settings: { minutes },
+			range: (since, now) => ({ start: iso(since ?? now), end: iso(now + lead + CLOCK_SLACK) }),
+			filters,
+			filterRecords,
+			happenedAt: (appointment) => {
+				const start = moment(appointment.start);
+				if (!live(appointment) || start === undefined) return undefined;
+				return iso(Math.max(start - lead, moment(appointment.createdAt) ?? -Infinity, moment(appointment.rescheduledAt) ?? -Infinity));
+			},
+			key: (appointment) => `${String(appointment.id)}:${String(appointment.start)}`,
+			detail,
+		};
 	},
-	bookingRescheduled: {
-		noun: 'rescheduled booking',
-		list: { path: APPOINTMENTS, qs: byUpdate, pagination },
+	appointmentEnded: {
+		noun: 'ended appointment',
+		list: { path: APPOINTMENTS, qs: byStart, pagination },
+		unordered: true,
+		range: (since, now) => ({ start: iso((since ?? now) - LONGEST_MEETING), end: iso(now + CLOCK_SLACK) }),
 		filters,
-		happenedAt: (appointment) => (Number(appointment.rescheduleCount ?? 0) > 0 ? appointment.rescheduledAt : undefined),
-		sortedBy: (appointment) => appointment.updatedAt,
-		key: (appointment) => `${String(appointment.id)}:${String(appointment.rescheduleCount)}`,
+		filterRecords,
+		happenedAt: (appointment) => (live(appointment) ? appointment.end : undefined),
 		detail,
 	},
 };
 
 export const bookingEventOptions = [
 	{ name: 'New Booking', value: 'newBooking', description: 'A booking is made (an appointment is created)' },
-	{ name: 'Booking Cancelled', value: 'bookingCancelled', description: 'A booking is cancelled' },
-	{ name: 'Booking Rescheduled', value: 'bookingRescheduled', description: 'A booking moves to another time (each move fires once)' },
+	{ name: 'Booking Cancelled', value: 'bookingCancelled', description: 'A booking in the watched window is cancelled' },
+	{ name: 'Booking Rescheduled', value: 'bookingRescheduled', description: 'A booking in the watched window moves to another time (each move fires once)' },
+	{ name: 'Appointment Starting Soon', value: 'appointmentStartingSoon', description: 'An appointment starts within the chosen minutes (not cancelled ones)' },
+	{ name: 'Appointment Ended', value: 'appointmentEnded', description: 'An appointment has ended (not cancelled ones)' },
 ];
 
 export const bookingFilterProperties: INodeProperties[] = [
+	{
+		displayName: 'Minutes Before Start',
+		name: 'minutesBefore',
+		type: 'number',
+		default: 15,
+		typeOptions: { minValue: 1, maxValue: 1440, numberPrecision: 0 },
+		description: 'How many minutes before its start an appointment fires. One booked later than that fires when it is booked.',
+		displayOptions: { show: { event: ['appointmentStartingSoon'] } },
+	},
 	{
 		displayName: 'Filters',
 		name: 'bookingFilters',
 		type: 'collection',
 		placeholder: 'Add Filter',
 		default: {},
-		displayOptions: { show: { event: Object.keys(bookingEvents) } },
+		displayOptions: { show: { event: bookingEventOptions.map((option) => option.value) } },
 		options: [
 			{
 				displayName: 'Meeting Type',
@@ -73,6 +162,33 @@ export const bookingFilterProperties: INodeProperties[] = [
 				default: { mode: 'list', value: '' },
 				description: 'Only bookings this user hosts. Watching another user than yourself needs an admin.',
 				...userLocator,
+			},
+		],
+	},
+	{
+		displayName: 'Watched Window',
+		name: 'windowOptions',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { event: ['bookingCancelled', 'bookingRescheduled'] } },
+		options: [
+			{
+				displayName: 'Days Ahead',
+				name: 'aheadDays',
+				type: 'number',
+				default: 90,
+				typeOptions: { minValue: 1, maxValue: 365, numberPrecision: 0 },
+				description:
+					'Watch appointments that start up to this many days from now. Each poll reads the whole window: one request per 100 appointments in it, and about 12 bytes of stored state per appointment (at most 2,000 remembered).',
+			},
+			{
+				displayName: 'Days Back',
+				name: 'pastDays',
+				type: 'number',
+				default: 1,
+				typeOptions: { minValue: 0, maxValue: 30, numberPrecision: 0 },
+				description: 'Watch appointments that started up to this many days ago too',
 			},
 		],
 	},

@@ -1,15 +1,15 @@
 import type { WatchedEvent } from '../../shared/trigger/watch';
 
-/** Signature events (api-reference §5, designed): completed requests newest first by completedAt (designed sort). */
+/**
+ * Signature events (api-reference §5, designed): the list names no sort, so completed requests are read whole on
+ * every poll (one request per 100 completed requests); the event's moment is completedAt.
+ */
 
 export const signatureEvents: Record<string, WatchedEvent> = {
 	signatureCompleted: {
 		noun: 'completed signature request',
-		list: {
-			path: '/v4/signatures',
-			qs: { status: 'completed', sortBy: 'completedAt', sortOrder: 'desc' },
-			pagination: { style: 'offset', itemsKey: 'signatures' },
-		},
+		list: { path: '/v4/signatures', qs: { status: 'completed' }, pagination: { style: 'offset', itemsKey: 'signatures' } },
+		unordered: true,
 		happenedAt: (request) => request.completedAt,
 		detail: { path: '/v4/signatures/{id}' },
 	},

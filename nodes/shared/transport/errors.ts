@@ -1,4 +1,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+
+/** n8n-workflow's Failure (2.41), written out: older versions do not export it. */
+type Failure = { cause: 'rate-limited' | 'temporarily-unavailable'; retryAfterMs?: number } | { cause: 'credential-invalid' | 'configuration-invalid' };
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /**
@@ -174,7 +177,7 @@ export function apiErrorFromResponse(
 	status: number,
 	answer: unknown,
 	itemIndex: number,
-	options: { extra?: string; secrets?: string[] } = {},
+	options: { extra?: string; secrets?: string[]; retryAfterMs?: number } = {},
 ): NodeApiError {
 	// Longest first, so a whole key is masked before its secret part.
 	const body = masked(answer, [...(options.secrets ?? [])].sort((a, b) => b.length - a.length));
@@ -195,7 +198,26 @@ export function apiErrorFromResponse(
 		itemIndex,
 	});
 	error.context.hint = fix;
+	declareFailure(error, failureOf(status, options.retryAfterMs));
 	return error;
+}
+
+/**
+ * Why a request failed, as n8n 2.x's poll backoff reads it (`failure` on the error: permanent causes wait 30 minutes,
+ * timed ones the API's Retry-After): 401 the credential, 403 and 404 the node's settings, 429 the rate limit, 5xx
+ * the API. Other statuses declare nothing and n8n decides by the status.
+ */
+function failureOf(status: number, retryAfterMs?: number): Failure | undefined {
+	if (status === 401) return { cause: 'credential-invalid' };
+	if (status === 403 || status === 404) return { cause: 'configuration-invalid' };
+	if (status === 429) return retryAfterMs === undefined ? { cause: 'rate-limited' } : { cause: 'rate-limited', retryAfterMs };
+	if (status >= 500) return { cause: 'temporarily-unavailable' };
+	return undefined;
+}
+
+/** Set as a plain property: n8n-workflow before 2.41 has no `failure` option, and n8n reads the property alone. */
+function declareFailure(error: NodeApiError | NodeOperationError, failure: Failure | undefined): void {
+	if (failure) (error as { failure?: Failure }).failure = failure;
 }
 
 /**
@@ -209,10 +231,12 @@ export function networkError(node: INode, code: string, mayHaveBeenApplied: bool
 			itemIndex,
 		});
 	}
-	return new NodeOperationError(node, 'Could not get an answer from the API', {
+	const error = new NodeOperationError(node, 'Could not get an answer from the API', {
 		description: `Network error ${code}. Check the Base URL in the credential and that the API is reachable from n8n, then try again.`,
 		itemIndex,
 	});
+	declareFailure(error, { cause: 'temporarily-unavailable' });
+	return error;
 }
 
 /** A redirect that would take the credential to another origin, or from https to plain http: not followed. */

@@ -69,15 +69,18 @@ async function fetchPage(ctx: ApiContext, itemIndex: number, request: ApiRequest
 	return pageOf(await apiRequest(ctx, itemIndex, { ...request, qs: { ...request.qs, ...qs } }), pagination);
 }
 
-/** One page of a list by its index (0 first; the cursor of the page before for the cursor style), with the answer's headers. */
+/**
+ * One page of a list by its index (0 first; the cursor of the page before for the cursor style), with the answer's
+ * headers. Pages are of the largest size unless `size` says otherwise (the trigger's re-read of one stretch).
+ */
 export async function readPage(
 	ctx: ApiContext,
 	request: ApiRequest,
 	pagination: Pagination,
 	pageIndex: number,
 	cursor?: unknown,
+	size = pagination.maxPageSize ?? MAX_PAGE_SIZE,
 ): Promise<Page & { headers: IDataObject; more: boolean }> {
-	const size = pagination.maxPageSize ?? MAX_PAGE_SIZE;
 	const position = pagination.style === 'offset' ? pageIndex * size : pageIndex;
 	const qs = { ...request.qs, ...pageQuery(pagination.style, position, size, cursor, pagination.cursorParam) };
 	const { body, headers } = (await apiRequest(ctx, 0, { ...request, qs, fullAnswer: true })) as FullAnswer;

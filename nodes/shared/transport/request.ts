@@ -293,7 +293,7 @@ export async function apiRequest(ctx: ApiContext, itemIndex: number, request: Ap
 			}
 			const asked = `the API asked to wait ${Math.round(delay / 1000)} s more, past the ${RATE_LIMIT_MAX_WAIT_MS / 1000} s the node waits`;
 			const extra = waitedMs ? ` (waited ${Math.round(waitedMs / 1000)} s over ${attempt + 1} tries; ${asked})` : ` (${asked})`;
-			throw apiErrorFromResponse(ctx.getNode(), status, response.body, itemIndex, { extra, secrets: auth.secrets });
+			throw apiErrorFromResponse(ctx.getNode(), status, response.body, itemIndex, { extra, secrets: auth.secrets, retryAfterMs: delay });
 		}
 		if (isRead && RETRYABLE_READ_STATUS.includes(status) && attempt + 1 < READ_TRIES) {
 			await sleep(backoffMs(attempt) / 2);

@@ -3,11 +3,13 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { checkedParameter, isEmpty, propertyOf } from '../inputChecks';
 import type { Pagination } from '../transport/pagination';
-import { readPage } from '../transport/pagination';
+import { MAX_PAGE_SIZE, readPage } from '../transport/pagination';
 import { asNodeError } from '../transport/errors';
 import { apiRequest } from '../transport/request';
+import type { SnapshotEvent } from './snapshot';
+import { pollSnapshot } from './snapshot';
 import type { Reading, Sighting, WatchState } from './watermark';
-import { advance, readState, startState, writeState } from './watermark';
+import { advance, clockOff, readState, startState, writeState } from './watermark';
 
 /**
  * How the trigger polls, for every event alike: the first activation, manual mode, reading a list newest first
@@ -16,13 +18,18 @@ import { advance, readState, startState, writeState } from './watermark';
  */
 
 /** One event the trigger watches, as data. */
-export interface WatchedEvent {
+export interface WatchedEvent extends EventFilters {
 	/** What one record is called in messages: "booking". */
 	noun: string;
-	/** The list, newest first by the field `sortedBy` reads (default: the event's own moment). */
+	/**
+	 * The list, asked newest first by the field `sortedBy` reads (default: the event's own moment). The trigger checks
+	 * the order of what comes back: when the API did not sort, it reads the whole list instead of stopping early.
+	 */
 	list: { path: string; qs: IDataObject; pagination: Pagination };
-	/** Query key → parameter of the event's Filters collection (resource locators give their value). */
-	filters?: Record<string, string>;
+	/** The list has no order the trigger may use (its reference row names no sort): every poll reads it whole. */
+	unordered?: boolean;
+	/** Query keys that narrow an unordered list to the records that can be new after a moment (a window of appointments by start). */
+	range?: (since: number | undefined, now: number) => IDataObject;
 	/** A query parameter that narrows the list to records after a moment (exclusive), sent with the watermark. */
 	sinceParam?: string;
 	/** When the event happened to this record; undefined when the record is not (yet) this event. */
@@ -35,6 +42,28 @@ export interface WatchedEvent {
 	within?: { path: string; pagination: Pagination; keep: (child: IDataObject) => boolean; parentKey: string };
 	/** The full record, one read each (the Full Record option). */
 	detail?: { path: string; qs?: (record: IDataObject) => IDataObject; pick?: (answer: unknown) => IDataObject };
+}
+
+/** What the filters of every event share: which query key each filter sets, and how its record is checked. */
+export interface EventFilters {
+	/** Query key → parameter of the event's Filters collection (resource locators give their value). */
+	filters?: Record<string, string>;
+	/** Filter parameter → how the first activation checks that the record it names exists. */
+	filterRecords?: Record<string, RecordCheck>;
+	/** Options that change what is watched (a window, minutes before a start): another value watches anew. */
+	settings?: unknown;
+}
+
+/** An event as the trigger node lists it: its definition, or one made from the node's options at each poll. */
+export type TriggerEvent = WatchedEvent | SnapshotEvent | ((ctx: IPollFunctions) => WatchedEvent | SnapshotEvent);
+
+/** How a filter's record is found: read by its id (`{id}` in the path, or a query key), or looked up in a bare list. */
+export interface RecordCheck {
+	/** What the record is called: "meeting type". */
+	noun: string;
+	path: string;
+	qs?: (id: string) => IDataObject;
+	inList?: boolean;
 }
 
 /** Pages read at most in one poll; a longer backlog continues at the next poll. */
@@ -67,7 +96,7 @@ function serverTime(headers: IDataObject): number {
 }
 
 /** The event's filters as query parameters, each checked as its field's type (inputChecks.ts) before anything is sent. */
-function filterQuery(ctx: IPollFunctions, event: WatchedEvent, properties: INodeProperties[]): IDataObject {
+function filterQuery(ctx: IPollFunctions, event: EventFilters, properties: INodeProperties[]): IDataObject {
 	const qs: IDataObject = {};
 	for (const [key, param] of Object.entries(event.filters ?? {})) {
 		const property = propertyOf(properties, param);
@@ -80,11 +109,41 @@ function filterQuery(ctx: IPollFunctions, event: WatchedEvent, properties: INode
 	return qs;
 }
 
-function listRequest(watch: Watch, since?: number) {
+/**
+ * At the first activation, every filter that names a record must name one that exists: a filter on a deleted or
+ * mistyped ID would otherwise watch an empty list forever without a word.
+ */
+export async function checkFilterRecords(ctx: IPollFunctions, event: EventFilters, qs: IDataObject, properties: INodeProperties[]): Promise<void> {
+	for (const [key, param] of Object.entries(event.filters ?? {})) {
+		const check = event.filterRecords?.[param];
+		if (!check || qs[key] === undefined) continue;
+		const id = String(qs[key]);
+		if (await recordExists(ctx, check, id)) continue;
+		const label = propertyOf(properties, param)?.displayName ?? param;
+		throw Object.assign(
+			new NodeOperationError(ctx.getNode(), `The ${label} filter names a ${check.noun} that does not exist (ID ${id})`, {
+				description: `Nothing would ever match it. Pick the ${check.noun} from the list in the trigger's Filters, or remove the filter.`,
+			}),
+			{ failure: { cause: 'configuration-invalid' } },
+		);
+	}
+}
+
+async function recordExists(ctx: IPollFunctions, check: RecordCheck, id: string): Promise<boolean> {
+	const request = { method: 'GET' as const, path: check.path, pathParams: { id }, qs: check.qs?.(id) };
+	const answer = await apiRequest(ctx, 0, request).catch((error: Error) => error);
+	if (answer instanceof NodeApiError && String(answer.httpCode) === '404') return false;
+	if (answer instanceof Error) throw asNodeError(ctx, answer, 0);
+	return !check.inList || (Array.isArray(answer) && answer.some((record) => String((record as IDataObject).id) === id));
+}
+
+/** `now` is this machine's clock unless the API's answered otherwise (a range of records by time depends on it). */
+function listRequest(watch: Watch, since?: number, now = Date.now()) {
 	const { event, qs } = watch;
 	const extra = since !== undefined && event.sinceParam ? { [event.sinceParam]: new Date(since).toISOString() } : {};
-	return { method: 'GET' as const, path: event.list.path, qs: { ...event.list.qs, ...qs, ...extra } };
+	return { method: 'GET' as const, path: event.list.path, qs: { ...event.list.qs, ...qs, ...event.range?.(since, now), ...extra } };
 }
+
 
 /** The events inside one listed record, newest first, down to a moment (all when none). */
 async function eventsWithin(watch: Watch, parent: IDataObject, since?: number, enough?: number): Promise<IDataObject[]> {
@@ -106,14 +165,18 @@ async function eventsWithin(watch: Watch, parent: IDataObject, since?: number, e
 	}
 }
 
-function sightingsOf(watch: Watch, records: IDataObject[]): Array<Sighting & { record: IDataObject }> {
+/** The events among the records; one whose moment lies ahead of `until` has not happened yet. */
+function sightingsOf(watch: Watch, records: IDataObject[], until = Infinity): Array<Sighting & { record: IDataObject }> {
 	const sightings: Array<Sighting & { record: IDataObject }> = [];
 	for (const record of records) {
 		const at = momentOf(watch.event.happenedAt(record));
-		if (at !== undefined) sightings.push({ key: keyOf(watch.event, record), at, record });
+		if (at !== undefined && at <= until) sightings.push({ key: keyOf(watch.event, record), at, record });
 	}
 	return sightings;
 }
+
+/** The Date header counts whole seconds: a record up to a second after it has happened already. */
+const DATE_HEADER_SLACK_MS = 1000;
 
 /** n8n 2.x gives each poll a time budget; half of it is spent reading at most. */
 function deadlineOf(ctx: IPollFunctions): number {
@@ -121,43 +184,145 @@ function deadlineOf(ctx: IPollFunctions): number {
 	return typeof budget === 'number' && budget > 0 ? Date.now() + budget / 2 : Infinity;
 }
 
-/** Reads newest first from a page down to the watermark, within the poll's budget. */
-async function readSince(watch: Watch, state: WatchState, startPage: number): Promise<{ reading: Reading; records: Map<string, IDataObject> }> {
-	const since = Date.parse(state.since);
+/** What one poll read of the list: the records in list order, with their positions, and how the reading went. */
+interface ListReading {
+	listed: Array<{ record: IDataObject; position: number }>;
+	serverNow: number;
+	complete: boolean;
+	pages: number;
+	steady: boolean;
+	ordered: boolean;
+	topAt?: number;
+	/** The reading started below the top at a page already past the watermark (the list shrank): read from the top. */
+	restart?: boolean;
+}
+
+/**
+ * Reads the list from a page on, newest first down to the watermark, within the poll's budget. The order of what
+ * comes back is checked, not trusted: once a record is newer than the one before it, the API did not sort (or
+ * sorted otherwise), and the reading goes on to the end of the list instead of stopping at the watermark.
+ */
+async function readList(watch: Watch, since: number, startPage: number, now?: number): Promise<ListReading> {
+	const { event } = watch;
 	const deadline = deadlineOf(watch.ctx);
-	const { pagination } = watch.event.list;
-	const request = listRequest(watch, since);
-	const resumable = !watch.event.sortedBy && !watch.event.within;
-	const listed: IDataObject[] = [];
+	const request = listRequest(watch, since, now);
+	const size = event.list.pagination.maxPageSize ?? MAX_PAGE_SIZE;
+	const reading: ListReading = { listed: [], serverNow: 0, complete: false, pages: 0, steady: true, ordered: !event.unordered };
 	const totals = new Set<unknown>();
-	let serverNow = 0;
-	let topAt: number | undefined;
-	let complete = false;
-	let pages = 0;
-	for (let index = startPage; pages < MAX_PAGES && (pages === 0 || Date.now() < deadline); index++) {
-		const page = await readPage(watch.ctx, request, pagination, index);
-		if (pages++ === 0) {
-			serverNow = serverTime(page.headers);
-			topAt = startPage > 0 ? sortMoment(watch.event, page.items[0] ?? {}) : undefined;
-			// A start below the top that is already past the watermark (the list shrank): read from the top.
-			if (startPage > 0 && (topAt === undefined || topAt <= since)) return await readSince(watch, state, 0);
+	let last = Infinity;
+	for (let index = startPage; reading.pages < MAX_PAGES && (reading.pages === 0 || Date.now() < deadline); index++) {
+		const page = await readPage(watch.ctx, request, event.list.pagination, index);
+		if (reading.pages++ === 0) {
+			reading.serverNow = serverTime(page.headers);
+			if (event.range && clockOff(reading.serverNow, now)) return await readList(watch, since, startPage, reading.serverNow);
+			reading.topAt = startPage > 0 ? sortMoment(event, page.items[0] ?? {}) : undefined;
+			if (startPage > 0 && (reading.topAt === undefined || reading.topAt <= since)) return { ...reading, restart: true };
 		}
 		totals.add(page.body.total);
-		const reachedSince = page.items.findIndex((record) => (sortMoment(watch.event, record) ?? Infinity) <= since);
-		listed.push(...(reachedSince < 0 ? page.items : page.items.slice(0, reachedSince)));
-		if (reachedSince >= 0 || !page.more) {
-			complete = true;
+		page.items.forEach((record, i) => {
+			const at = sortMoment(event, record);
+			if (reading.ordered && at !== undefined && at > last) reading.ordered = false;
+			last = at ?? last;
+			reading.listed.push({ record, position: index * size + i });
+		});
+		if ((reading.ordered && last <= since) || !page.more) {
+			reading.complete = true;
 			break;
 		}
 	}
-	const records = new Map<string, IDataObject>();
-	for (const parent of listed) {
-		if (watch.event.within && Date.now() >= deadline) complete = false;
-		if (!complete) break;
-		for (const record of await eventsWithin(watch, parent, since)) records.set(keyOf(watch.event, record), record);
+	reading.steady = totals.size <= 1;
+	if (!reading.ordered && !event.unordered) watch.ctx.logger.info(`The API did not return the ${event.noun}s in the order asked for; the trigger read the whole list.`);
+	return reading;
+}
+
+/**
+ * Records that share one moment may come back in another order on each page request (the API gives no tie order), so
+ * a group of them across a page edge can lose a record between two pages. Such a group is read again in one page of
+ * a size that holds it with a neighbour on each side; when that page does not show it whole (the list moved), the
+ * reading counts as unsteady (the watermark stays for the next poll). A group larger than a page cannot be read in
+ * one: it is taken as read (the README states the risk).
+ */
+async function rereadTies(watch: Watch, reading: ListReading, since: number): Promise<void> {
+	const { event } = watch;
+	const size = event.list.pagination.maxPageSize ?? MAX_PAGE_SIZE;
+	const moments = reading.listed.map(({ record }) => sortMoment(event, record));
+	for (let i = 1; i < reading.listed.length; i++) {
+		const { position } = reading.listed[i];
+		const at = moments[i];
+		if (position % size !== 0 || at === undefined || at !== moments[i - 1] || at <= since) continue;
+		let first = i - 1;
+		let last = i;
+		while (first > 0 && moments[first - 1] === at) first--;
+		while (last + 1 < moments.length && moments[last + 1] === at) last++;
+		const group = await readStretch(watch, reading.listed[first].position, reading.listed[last].position, at);
+		if (Array.isArray(group)) reading.listed.push(...group.map((record) => ({ record, position: -1 })));
+		else if (group === 'moved') reading.steady = false;
+		i = last;
 	}
-	const sightings = sightingsOf(watch, [...records.values()]);
-	return { reading: { sightings, serverNow, complete, startPage, pages, steady: totals.size <= 1, topAt, resumable }, records };
+}
+
+/** The records of one moment between two positions, read in one page with a neighbour on each side. */
+async function readStretch(watch: Watch, first: number, last: number, at: number): Promise<IDataObject[] | 'tooLarge' | 'moved'> {
+	const { pagination } = watch.event.list;
+	const from = Math.max(0, first - 1);
+	const size = stretchSize(from, last + 1, pagination.maxPageSize ?? MAX_PAGE_SIZE);
+	if (!size) return 'tooLarge';
+	const index = Math.floor(from / size);
+	const page = await readPage(watch.ctx, listRequest(watch), pagination, index, undefined, size);
+	const moments = page.items.map((record) => sortMoment(watch.event, record));
+	const inGroup = moments.map((moment) => moment === at);
+	const before = inGroup.indexOf(true);
+	const after = inGroup.lastIndexOf(true);
+	const openAbove = index * size > 0 && (before <= 0 || (moments[before - 1] ?? -Infinity) <= at);
+	const openBelow = page.more && (after < 0 || after === page.items.length - 1);
+	if (before < 0 || openAbove || openBelow) return 'moved';
+	return page.items.slice(before, after + 1);
+}
+
+/** The smallest page size (up to the largest) whose one page holds both positions. */
+function stretchSize(from: number, to: number, largest: number): number | undefined {
+	for (let size = to - from + 1; size <= largest; size++) if (Math.floor(from / size) === Math.floor(to / size)) return size;
+	return undefined;
+}
+
+/**
+ * A list sorted by a moving time (a conversation's last message, a deal's update) lets a record jump to the top
+ * while the poll reads later pages: it would be on no page read. After a reading of several pages the first page
+ * is read again, and a record found there with a newer sort moment than read (or not read at all) joins the reading.
+ */
+async function recheckTop(watch: Watch, reading: ListReading): Promise<void> {
+	const { event } = watch;
+	const read = new Map(reading.listed.map(({ record }) => [keyOf(event, record), sortMoment(event, record)]));
+	const page = await readPage(watch.ctx, listRequest(watch), event.list.pagination, 0);
+	const moved = page.items.filter((record) => {
+		const before = read.get(keyOf(event, record));
+		return before === undefined || (sortMoment(event, record) ?? 0) > before;
+	});
+	reading.listed.push(...moved.map((record) => ({ record, position: -1 })));
+	if (page.more && moved.length === page.items.length) reading.steady = false;
+}
+
+/** Reads newest first from a page down to the watermark, within the poll's budget; the events after it. */
+async function readSince(watch: Watch, state: WatchState, startPage: number): Promise<{ reading: Reading; records: Map<string, IDataObject> }> {
+	const since = Date.parse(state.since);
+	const { event } = watch;
+	const list = await readList(watch, since, startPage);
+	if (list.restart) return await readSince(watch, state, 0);
+	const topAt = list.topAt;
+	if (list.complete && list.ordered) await rereadTies(watch, list, since);
+	if (list.complete && event.sortedBy && list.pages > 1) await recheckTop(watch, list);
+	const deadline = deadlineOf(watch.ctx);
+	const records = new Map<string, IDataObject>();
+	let complete = list.complete;
+	for (const { record: parent } of list.listed) {
+		if ((sortMoment(event, parent) ?? Infinity) <= since) continue;
+		if (event.within && Date.now() >= deadline) complete = false;
+		if (!complete) break;
+		for (const record of await eventsWithin(watch, parent, since)) records.set(keyOf(event, record), record);
+	}
+	const sightings = sightingsOf(watch, [...records.values()], list.serverNow + DATE_HEADER_SLACK_MS);
+	const resumable = !event.sortedBy && !event.within && list.ordered;
+	return { reading: { sightings, serverNow: list.serverNow, complete, startPage, pages: list.pages, steady: list.steady, topAt, resumable }, records };
 }
 
 async function fullRecords(watch: Watch, records: IDataObject[]): Promise<IDataObject[]> {
@@ -182,16 +347,22 @@ async function fullRecord(watch: Watch, record: IDataObject): Promise<IDataObjec
 }
 
 /** Manual mode ("Fetch Test Event"): the newest record of the event, the state left as it is. */
-async function testEvent(watch: Watch): Promise<INodeExecutionData[][]> {
+async function testEvent(watch: Watch, now?: number): Promise<INodeExecutionData[][]> {
 	const { pagination } = watch.event.list;
+	const found: Array<Sighting & { record: IDataObject }> = [];
 	for (let index = 0; index < TEST_PAGES; index++) {
-		const page = await readPage(watch.ctx, listRequest(watch), pagination, index);
+		const page = await readPage(watch.ctx, listRequest(watch, undefined, now), pagination, index);
+		if (index === 0 && watch.event.range && clockOff(serverTime(page.headers), now)) return await testEvent(watch, serverTime(page.headers));
+		const until = serverTime(page.headers) + DATE_HEADER_SLACK_MS;
 		for (const parent of page.items) {
-			const [newest] = sightingsOf(watch, await eventsWithin(watch, parent, undefined, 1)).sort((a, b) => b.at - a.at);
-			if (newest) return [(await fullRecords(watch, [newest.record])).map((json) => ({ json }))];
+			found.push(...sightingsOf(watch, await eventsWithin(watch, parent, undefined, 1), until));
+			// A sorted list shows its newest event first; an unordered one is looked through.
+			if (found.length && !watch.event.unordered) break;
 		}
-		if (!page.more) break;
+		if (!page.more || (found.length && !watch.event.unordered)) break;
 	}
+	const [newest] = found.sort((a, b) => b.at - a.at);
+	if (newest) return [(await fullRecords(watch, [newest.record])).map((json) => ({ json }))];
 	throw new NodeOperationError(watch.ctx.getNode(), `No ${watch.event.noun} to show yet`, {
 		description: `Fetch Test Event shows the newest ${watch.event.noun} that matches the filters, and there is none. Make one (or loosen the filters) and fetch again; once the workflow is active, the trigger fires for every new ${watch.event.noun}.`,
 	});
@@ -200,18 +371,24 @@ async function testEvent(watch: Watch): Promise<INodeExecutionData[][]> {
 /** The first poll of a watch: remembers the API's now and the events already there, emits nothing. */
 async function startWatching(watch: Watch): Promise<WatchState> {
 	const page = await readPage(watch.ctx, listRequest(watch), watch.event.list.pagination, 0);
-	const moments = page.items.map((record) => sortMoment(watch.event, record) ?? -Infinity);
-	return startState(watch.id, serverTime(page.headers), Math.max(-Infinity, ...moments));
+	const serverNow = serverTime(page.headers);
+	// Moments ahead of the API's now are not events yet (an appointment's start); only the Date header's rounding counts.
+	const moments = page.items.map((record) => sortMoment(watch.event, record) ?? -Infinity).filter((at) => at <= serverNow + DATE_HEADER_SLACK_MS);
+	return startState(watch.id, serverNow, Math.max(-Infinity, ...moments));
 }
 
 /** One poll of the trigger: null when nothing is new (n8n then starts no execution). */
-export async function pollEvent(ctx: IPollFunctions, eventName: string, event: WatchedEvent, properties: INodeProperties[]): Promise<INodeExecutionData[][] | null> {
+export async function pollEvent(ctx: IPollFunctions, eventName: string, definition: TriggerEvent, properties: INodeProperties[]): Promise<INodeExecutionData[][] | null> {
+	const event = typeof definition === 'function' ? definition(ctx) : definition;
 	const qs = filterQuery(ctx, event, properties);
-	const watch: Watch = { ctx, event, qs, id: JSON.stringify([eventName, qs]) };
+	const id = JSON.stringify(event.settings === undefined ? [eventName, qs] : [eventName, qs, event.settings]);
+	if ('window' in event) return await pollSnapshot(ctx, event, qs, id, async () => await checkFilterRecords(ctx, event, qs, properties));
+	const watch: Watch = { ctx, event, qs, id };
 	if (ctx.getMode() === 'manual') return await testEvent(watch);
 	const data = ctx.getWorkflowStaticData('node');
 	const { state, problem } = readState(data, watch.id);
 	if (!state) {
+		await checkFilterRecords(ctx, event, qs, properties);
 		const start = await startWatching(watch);
 		if (problem === 'unreadable') ctx.logger.warn(`The trigger's stored position could not be read (damaged, or written by another version); it watches again from ${start.since}. Events between the last poll and now are not emitted.`);
 		if (problem === 'otherWatch') ctx.logger.info(`The trigger's event or filters changed; it watches from ${start.since}.`);

@@ -77,8 +77,7 @@ export function readState(data: IDataObject, watch: string): { state?: WatchStat
 		state !== null &&
 		state.v === STATE_VERSION &&
 		typeof state.watch === 'string' &&
-		typeof state.since === 'string' &&
-		!Number.isNaN(Date.parse(state.since)) &&
+		isInstant(state.since) &&
 		typeof state.seen === 'string' &&
 		/^[\w-]*$/.test(state.seen) &&
 		state.seen.length % HASH_LENGTH === 0 &&
@@ -87,6 +86,21 @@ export function readState(data: IDataObject, watch: string): { state?: WatchStat
 	if (!valid) return { problem: 'unreadable' };
 	if (state.watch !== watch) return { problem: 'otherWatch' };
 	return { state: state as WatchState };
+}
+
+/** How far this machine's clock may differ from the API's before a range by time is read again with the API's. */
+export const CLOCK_SLACK_MS = 5 * 60_000;
+
+/** A range by time was built on this machine's clock, and the API's differs by more than the slack. */
+export function clockOff(serverNow: number, now?: number): boolean {
+	return now === undefined && Math.abs(serverNow - Date.now()) > CLOCK_SLACK_MS;
+}
+
+/** An ISO instant as the trigger writes it: a real calendar date (30 February is damaged, not 2 March). */
+export function isInstant(value: unknown): value is string {
+	if (typeof value !== 'string') return false;
+	const ms = Date.parse(value);
+	return !Number.isNaN(ms) && new Date(ms).toISOString() === value;
 }
 
 /** Replaces the stored state (n8n keeps the node's static data object, so it is changed in place). */
