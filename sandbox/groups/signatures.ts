@@ -5,6 +5,7 @@ import { apiError } from '../errors';
 import { Call, FileReply, Group } from '../handler';
 import { ordered } from '../listOrder';
 import { perStore, Store } from '../store';
+import { emit } from '../webhooks';
 
 /**
  * Signatures V4 (api-reference §5, designed): a PDF sent to 1-10 signers who sign in order (lowest order
@@ -219,7 +220,8 @@ export const signatures: Group = {
  * decline ends it as declined.
  */
 export function actAsSigner(store: Store, id: string, email: string, action: 'sign' | 'decline'): SignatureRequest {
-	const { request } = found(store, id);
+	const stored = found(store, id);
+	const { request } = stored;
 	const signer = request.signers.find((candidate) => candidate.email.toLowerCase() === email.toLowerCase());
 	if (!signer) throw apiError(404, `${email} is not a signer of this request`);
 	if (request.status !== 'pending') throw apiError(409, `The signature request is ${request.status}`);
@@ -240,6 +242,8 @@ export function actAsSigner(store: Store, id: string, email: string, action: 'si
 	if (request.signers.every((other) => other.status === 'signed')) {
 		request.status = 'completed';
 		request.completedAt = now;
+		// The payload of signature_completed is not documented (api-reference §9): the request, as designed.
+		emit(store, stored.companyId, 'signature_completed', { ...request });
 	}
 	return request;
 }

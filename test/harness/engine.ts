@@ -9,11 +9,13 @@ import {
 	Credentials,
 	EncryptionKeyProxy,
 	ExecutionLifecycleHooks,
+	HookContext,
 	InstanceSettings,
 	LoadOptionsContext,
 	PackageDirectoryLoader,
 	PollContext,
 	TriggersAndPollers,
+	WebhookContext,
 	WorkflowExecute,
 } from 'n8n-core';
 import type {
@@ -31,7 +33,10 @@ import type {
 	INodeTypes,
 	IRun,
 	IVersionedNodeType,
+	IWebhookData,
+	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
+	WebhookSetupMethodNames,
 } from 'n8n-workflow';
 import { ICredentialsHelper, NodeHelpers, Workflow } from 'n8n-workflow';
 
@@ -48,6 +53,7 @@ export const CRM_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformCrm`;
 export const SIGNATURES_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformSignatures`;
 export const MESSENGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformMessenger`;
 export const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformTrigger`;
+export const WEBHOOK_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformWebhookTrigger`;
 export const INVOICING_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformInvoicing`;
 export const ROUTING_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformRouting`;
 export const ITEMS_NODE_TYPE = 'harness.items';
@@ -236,12 +242,15 @@ export interface WorkflowSpec {
 	connections?: Workflow['connectionsBySourceNode'];
 	/** The workflow's Settings > Timezone, read by nodes for dates entered without an offset. */
 	timezone?: string;
+	/** The workflow's ID and name ("wf-test" and "Test" unless given). */
+	id?: string;
+	name?: string;
 }
 
 let executionCounter = 0;
 
 function workflowOf(engine: Engine, spec: WorkflowSpec, staticData: IDataObject = {}) {
-	const workflowData = { id: 'wf-test', name: 'Test', active: false, nodes: spec.nodes, connections: spec.connections ?? {}, settings: spec.timezone ? { timezone: spec.timezone } : {} };
+	const workflowData = { id: spec.id ?? 'wf-test', name: spec.name ?? 'Test', active: false, nodes: spec.nodes, connections: spec.connections ?? {}, settings: spec.timezone ? { timezone: spec.timezone } : {} };
 	const workflow = new Workflow({ ...workflowData, nodeTypes: engine.nodeTypes, staticData });
 	const hooks = new ExecutionLifecycleHooks('manual', String(++executionCounter), workflowData as never);
 	return { workflow, hooks };
@@ -353,4 +362,86 @@ export async function runPoll(node: INode, staticData: IDataObject, options: { m
 	} finally {
 		Object.assign(logger, original);
 	}
+}
+
+/** What a webhook node's method or webhook() left behind, as n8n sees it. */
+export interface HookOutcome<T> {
+	result?: T;
+	error?: Error & { description?: string; httpCode?: string };
+	/** The node's static data after the call (a copy, as n8n saves it). */
+	staticData: IDataObject;
+	logs: Array<{ level: string; message: string }>;
+}
+
+/** Where and how a webhook node is served: n8n's public webhook base URL, live (`webhook`) or a test event (`manual`), in which workflow. */
+export interface WebhookSetting {
+	webhookBaseUrl: string;
+	mode?: 'webhook' | 'manual';
+	workflowId?: string;
+	workflowName?: string;
+}
+
+/** Runs a node's method with a logger of the context's own that records its lines (concurrent calls keep theirs apart). */
+async function withLogs<T>(context: object, run: () => Promise<T>): Promise<{ value?: T; error?: HookOutcome<T>['error']; logs: HookOutcome<T>['logs'] }> {
+	const logs: HookOutcome<T>['logs'] = [];
+	const record = (level: string) => (message: string) => logs.push({ level, message });
+	const logger = { debug: () => {}, info: record('info'), warn: record('warn'), error: record('error') };
+	Object.defineProperty(context, 'logger', { value: logger });
+	try {
+		return { value: await run(), logs };
+	} catch (error) {
+		return { error: error as HookOutcome<T>['error'], logs };
+	}
+}
+
+/** The workflow of one webhook node with its stored static data, the data of its webhook, and how to read the data back. */
+async function webhookSetup(node: INode, staticData: IDataObject, setting: WebhookSetting) {
+	const engine = await getEngine();
+	const key = `node:${node.name}`;
+	const { workflow, hooks } = workflowOf(engine, { nodes: [node], id: setting.workflowId, name: setting.workflowName }, { [key]: JSON.parse(JSON.stringify(staticData)) as IDataObject });
+	const data = { ...additionalData(engine, hooks), webhookBaseUrl: setting.webhookBaseUrl, webhookTestBaseUrl: `${setting.webhookBaseUrl}-test` };
+	const description = engine.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description.webhooks![0];
+	const webhookData: IWebhookData = {
+		httpMethod: 'POST',
+		node: node.name,
+		path: `${node.webhookId}/${String(description.path)}`,
+		webhookDescription: description,
+		workflowId: workflow.id,
+		workflowExecuteAdditionalData: data,
+		isTest: setting.mode === 'manual',
+	};
+	const stored = () => JSON.parse(JSON.stringify(workflow.staticData[key] ?? {})) as IDataObject;
+	return { engine, workflow, data, webhookData, stored };
+}
+
+/**
+ * Runs one of a webhook node's setup methods (checkExists, create, delete) as n8n's WebhookService does: n8n-core's
+ * HookContext on the workflow with the node's stored static data; returns what the method returned and the static
+ * data after it.
+ */
+export async function runHookMethod(node: INode, method: WebhookSetupMethodNames, staticData: IDataObject, setting: WebhookSetting): Promise<HookOutcome<boolean>> {
+	const { engine, workflow, webhookData, stored } = await webhookSetup(node, staticData, setting);
+	const context = new HookContext(workflow, node, webhookData.workflowExecuteAdditionalData, setting.mode ?? 'webhook', 'activate', webhookData);
+	const fn = engine.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).webhookMethods?.default?.[method];
+	if (!fn) throw new Error(`The node has no webhook method ${method}`);
+	const { value, error, logs } = await withLogs(context, async () => await fn.call(context));
+	return { result: value, error, staticData: stored(), logs };
+}
+
+/**
+ * Hands one HTTP request to a webhook node's webhook() as n8n's WebhookService.runWebhook does: n8n-core's
+ * WebhookContext with the request in additionalData, from the node's stored static data.
+ */
+export async function runWebhook(
+	node: INode,
+	request: { body: unknown; headers: Record<string, string> },
+	staticData: IDataObject,
+	setting: WebhookSetting,
+): Promise<HookOutcome<IWebhookResponseData>> {
+	const { engine, workflow, data, webhookData, stored } = await webhookSetup(node, staticData, setting);
+	const httpRequest = { body: request.body, headers: request.headers, params: {}, query: {} };
+	const context = new WebhookContext(workflow, node, { ...data, httpRequest } as never, setting.mode ?? 'webhook', webhookData, [], null);
+	const nodeType = engine.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	const { value, error, logs } = await withLogs(context, async () => (await nodeType.webhook!.call(context)) as IWebhookResponseData);
+	return { result: value, error, staticData: stored(), logs };
 }

@@ -1,10 +1,13 @@
+import { randomUUID } from 'node:crypto';
+
 import type { IBinaryKeyData, ICredentialDataDecryptedObject, IDataObject, INode, INodeListSearchResult, INodePropertyOptions, IRun, ResourceMapperFields } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
 import type { BinaryFile } from './engine';
 import type { PollOutcome } from './engine';
-import { CRM_NODE_TYPE, INVOICING_NODE_TYPE, ITEMS_NODE_TYPE, MESSENGER_NODE_TYPE, NODE_TYPE, ROUTING_NODE_TYPE, SIGNATURES_NODE_TYPE, TRIGGER_NODE_TYPE, getEngine, runLoader, runPoll, runWorkflow } from './engine';
+import type { WebhookReceiver, WebhookTrigger } from './webhooks';
+import { WEBHOOK_TRIGGER_NODE_TYPE, CRM_NODE_TYPE, INVOICING_NODE_TYPE, ITEMS_NODE_TYPE, MESSENGER_NODE_TYPE, NODE_TYPE, ROUTING_NODE_TYPE, SIGNATURES_NODE_TYPE, TRIGGER_NODE_TYPE, getEngine, runLoader, runPoll, runWorkflow } from './engine';
 
 /**
  * A test world: a sandbox API server on loopback with seeded data, credentials stored the way n8n
@@ -285,9 +288,25 @@ export class World {
 		return outcome;
 	}
 
-	/** The node under test: the trigger for an Event, else the node of its resource (nodeTypeOf). */
-	private async nodeWith(parameters: IDataObject, credential: CredentialRef): Promise<INode> {
-		const type = parameters.event === undefined ? nodeTypeOf(parameters.resource) : TRIGGER_NODE_TYPE;
+	/**
+	 * The Scheduling Platform Webhook Trigger with these parameters, served on the receiver (live unless mode is
+	 * `manual`, a test event): its setup methods and deliveries run through n8n-core (harness/webhooks.ts). Its
+	 * workflow's ID follows the webhook ID unless given.
+	 */
+	async webhookTrigger(
+		parameters: IDataObject,
+		credential: CredentialRef,
+		receiver: WebhookReceiver,
+		options: { mode?: 'webhook' | 'manual'; workflowId?: string; workflowName?: string; webhookId?: string } = {},
+	): Promise<WebhookTrigger> {
+		const node = await this.nodeWith(parameters, credential, WEBHOOK_TRIGGER_NODE_TYPE);
+		const { webhookId = randomUUID(), ...setting } = options;
+		return receiver.serve({ ...node, name: 'Scheduling Platform Webhook Trigger', webhookId }, { workflowId: `wf-${webhookId.slice(0, 8)}`, ...setting });
+	}
+
+	/** The node under test: the given type, else the polling trigger for an Event, else the node of its resource (nodeTypeOf). */
+	private async nodeWith(parameters: IDataObject, credential: CredentialRef, nodeType?: string): Promise<INode> {
+		const type = nodeType ?? (parameters.event === undefined ? nodeTypeOf(parameters.resource) : TRIGGER_NODE_TYPE);
 		const engine = await getEngine();
 		const credentialId = `cred-${++this.credentialCounter}`;
 		await engine.credentialsHelper.save(credentialId, credential.type, credential.data);

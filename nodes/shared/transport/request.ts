@@ -3,11 +3,13 @@ import type {
 	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
+	IHookFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
 	IPollFunctions,
+	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
@@ -27,7 +29,8 @@ import { bucketKey, noteAnswer, noteRateLimited, takeEndpointCall, takeToken } f
  * retries what is safe to retry, and turns API errors into NodeApiError.
  */
 
-export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+/** Nodes, editor lists, the polling trigger, and the webhook trigger's subscription methods and deliveries. */
+export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions | IWebhookFunctions;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;

@@ -200,7 +200,8 @@ interface ListReading {
 /**
  * Reads the list from a page on, newest first down to the watermark, within the poll's budget. The order of what
  * comes back is checked, not trusted: once a record is newer than the one before it, the API did not sort (or
- * sorted otherwise), and the reading goes on to the end of the list instead of stopping at the watermark.
+ * sorted otherwise), and the reading goes on to the end of the list instead of stopping at the watermark. It stops
+ * early only once it has seen the order (one record older than the one before it).
  */
 async function readList(watch: Watch, since: number, startPage: number, now?: number): Promise<ListReading> {
 	const { event } = watch;
@@ -210,6 +211,8 @@ async function readList(watch: Watch, since: number, startPage: number, now?: nu
 	const reading: ListReading = { listed: [], serverNow: 0, complete: false, pages: 0, steady: true, ordered: !event.unordered };
 	const totals = new Set<unknown>();
 	let last = Infinity;
+	// Evidence of the order asked for: a page of one moment shows none (an ignored sort looks the same).
+	let decreased = false;
 	for (let index = startPage; reading.pages < MAX_PAGES && (reading.pages === 0 || Date.now() < deadline); index++) {
 		const page = await readPage(watch.ctx, request, event.list.pagination, index);
 		if (reading.pages++ === 0) {
@@ -222,10 +225,11 @@ async function readList(watch: Watch, since: number, startPage: number, now?: nu
 		page.items.forEach((record, i) => {
 			const at = sortMoment(event, record);
 			if (reading.ordered && at !== undefined && at > last) reading.ordered = false;
+			if (at !== undefined && at < last && last !== Infinity) decreased = true;
 			last = at ?? last;
 			reading.listed.push({ record, position: index * size + i });
 		});
-		if ((reading.ordered && last <= since) || !page.more) {
+		if ((reading.ordered && decreased && last <= since) || !page.more) {
 			reading.complete = true;
 			break;
 		}
@@ -257,31 +261,33 @@ async function rereadTies(watch: Watch, reading: ListReading, since: number): Pr
 		const group = await readStretch(watch, reading.listed[first].position, reading.listed[last].position, at);
 		if (Array.isArray(group)) reading.listed.push(...group.map((record) => ({ record, position: -1 })));
 		else if (group === 'moved') reading.steady = false;
+		else watch.ctx.logger.warn(`${last - first + 1} ${event.noun}s share one moment across a page edge, more than one page holds; if the API returns them in another order on each page, some may be missed.`);
 		i = last;
 	}
 }
 
-/** The records of one moment between two positions, read in one page with a neighbour on each side. */
+/**
+ * The records of one moment between two positions, read in one page: with a neighbour on each side where a page of
+ * an allowed size holds them, else exactly the group's positions (the list's total, checked across the reading,
+ * keeps them in place). Every position must still hold the moment.
+ */
 async function readStretch(watch: Watch, first: number, last: number, at: number): Promise<IDataObject[] | 'tooLarge' | 'moved'> {
 	const { pagination } = watch.event.list;
-	const from = Math.max(0, first - 1);
-	const size = stretchSize(from, last + 1, pagination.maxPageSize ?? MAX_PAGE_SIZE);
-	if (!size) return 'tooLarge';
-	const index = Math.floor(from / size);
-	const page = await readPage(watch.ctx, listRequest(watch), pagination, index, undefined, size);
-	const moments = page.items.map((record) => sortMoment(watch.event, record));
-	const inGroup = moments.map((moment) => moment === at);
-	const before = inGroup.indexOf(true);
-	const after = inGroup.lastIndexOf(true);
-	const openAbove = index * size > 0 && (before <= 0 || (moments[before - 1] ?? -Infinity) <= at);
-	const openBelow = page.more && (after < 0 || after === page.items.length - 1);
-	if (before < 0 || openAbove || openBelow) return 'moved';
-	return page.items.slice(before, after + 1);
+	const largest = pagination.maxPageSize ?? MAX_PAGE_SIZE;
+	const cover = pageHolding(Math.max(0, first - 1), last + 1, largest) ?? pageHolding(first, last, largest);
+	if (!cover) return 'tooLarge';
+	const page = await readPage(watch.ctx, listRequest(watch), pagination, cover.index, undefined, cover.size);
+	const offset = cover.index * cover.size;
+	const group = page.items.slice(first - offset, last - offset + 1);
+	const sameMoment = (record: IDataObject | undefined) => record !== undefined && sortMoment(watch.event, record) === at;
+	const whole = group.length === last - first + 1 && group.every(sameMoment);
+	if (!whole || sameMoment(page.items[first - offset - 1]) || sameMoment(page.items[last - offset + 1])) return 'moved';
+	return group;
 }
 
-/** The smallest page size (up to the largest) whose one page holds both positions. */
-function stretchSize(from: number, to: number, largest: number): number | undefined {
-	for (let size = to - from + 1; size <= largest; size++) if (Math.floor(from / size) === Math.floor(to / size)) return size;
+/** A page (index and size up to the largest) that holds both positions. */
+function pageHolding(from: number, to: number, largest: number): { index: number; size: number } | undefined {
+	for (let size = to - from + 1; size <= largest; size++) if (Math.floor(from / size) === Math.floor(to / size)) return { index: Math.floor(from / size), size };
 	return undefined;
 }
 
