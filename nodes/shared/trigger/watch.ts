@@ -195,6 +195,8 @@ interface ListReading {
 	topAt?: number;
 	/** The reading started below the top at a page already past the watermark (the list shrank): read from the top. */
 	restart?: boolean;
+	/** A group of one moment larger than a page crossed a page edge: a record of it may have been on no page. */
+	gaps?: boolean;
 }
 
 /**
@@ -261,7 +263,8 @@ async function rereadTies(watch: Watch, reading: ListReading, since: number): Pr
 		const group = await readStretch(watch, reading.listed[first].position, reading.listed[last].position, at);
 		if (Array.isArray(group)) reading.listed.push(...group.map((record) => ({ record, position: -1 })));
 		else if (group === 'moved') reading.steady = false;
-		else watch.ctx.logger.warn(`${last - first + 1} ${event.noun}s share one moment across a page edge, more than one page holds; if the API returns them in another order on each page, some may be missed.`);
+		else reading.gaps = true;
+		if (group === 'tooLarge') watch.ctx.logger.warn(`${last - first + 1} ${event.noun}s share one moment across a page edge, more than one page holds; if the API returns them in another order on each page, some may be missed.`);
 		i = last;
 	}
 }
@@ -328,7 +331,7 @@ async function readSince(watch: Watch, state: WatchState, startPage: number): Pr
 	}
 	const sightings = sightingsOf(watch, [...records.values()], list.serverNow + DATE_HEADER_SLACK_MS);
 	const resumable = !event.sortedBy && !event.within && list.ordered;
-	return { reading: { sightings, serverNow: list.serverNow, complete, startPage, pages: list.pages, steady: list.steady, topAt, resumable }, records };
+	return { reading: { sightings, serverNow: list.serverNow, complete, startPage, pages: list.pages, steady: list.steady, topAt, resumable, gaps: list.gaps }, records };
 }
 
 async function fullRecords(watch: Watch, records: IDataObject[]): Promise<IDataObject[]> {

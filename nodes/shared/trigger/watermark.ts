@@ -55,6 +55,8 @@ export interface Reading {
 	topAt?: number;
 	/** The event's records are sorted by the moment of the event itself, so a later poll may start deeper. */
 	resumable: boolean;
+	/** A record may have been on no page read (a group of one moment larger than a page, in another order on each page). */
+	gaps?: boolean;
 }
 
 /** A key's SHA-256 in base64url, cut to 10 characters (60 bits: a collision about once in 10^18 comparisons). */
@@ -131,7 +133,7 @@ function stillSeen(hashes: Iterable<string>, read: Map<string, number>, watermar
 	const keep = new Set<string>();
 	for (const hash of hashes) {
 		const at = read.get(hash);
-		if (at !== undefined ? at > watermark : reading.startPage > 0 || !reading.steady) keep.add(hash);
+		if (at !== undefined ? at > watermark : reading.startPage > 0 || !reading.steady || reading.gaps) keep.add(hash);
 	}
 	return keep;
 }
