@@ -1,12 +1,12 @@
 import type { IDataObject, INodeProperties, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { checkedParameter, isEmpty, propertyOf } from '../shared/inputChecks';
+import { checkedParameter, isEmpty, propertyOf, readCheckedParameter } from '../shared/inputChecks';
 import { hashKey } from '../shared/trigger/watermark';
-import { asNodeError } from '../shared/transport/errors';
+import { asNodeError, isApiStatus } from '../shared/transport/errors';
 import { apiRequest } from '../shared/transport/request';
 import type { Delivery } from './events';
-import { chosenEvents, isStatus } from './subscriptions';
+import { chosenEvents } from './subscriptions';
 import { BOOKING_EVENTS, appointmentIdOf, contradiction, deliveryKey, deliveryOf, getAppointment, hostsOf, meetingTypeOf } from './events';
 
 /**
@@ -60,10 +60,7 @@ function record(ctx: IWebhookFunctions, hash: string): void {
 
 /** A filter's value, checked as its field's type (a wrong ID from an expression stops with the field named). */
 function filterValue(ctx: IWebhookFunctions, properties: INodeProperties[], param: string): string | undefined {
-	const property = propertyOf(properties, param);
-	const label = property?.displayName ?? param;
-	const locator = ctx.getNodeParameter(param, null) as { mode?: string } | null;
-	const { value, problem } = checkedParameter(property, label, ctx.getNodeParameter(param, null, { extractValue: true }), locator?.mode);
+	const { value, problem, label } = readCheckedParameter(ctx, properties, param);
 	if (problem) throw new NodeOperationError(ctx.getNode(), problem, { description: `Fix the value of "${label}" in the trigger's Filters.` });
 	return isEmpty(value) ? undefined : String(value);
 }
@@ -83,7 +80,7 @@ async function confirmed(ctx: IWebhookFunctions, delivery: Delivery): Promise<bo
 	try {
 		appointment = (await apiRequest(ctx, 0, getAppointment(id))) as IDataObject;
 	} catch (error) {
-		if (!isStatus(error, '404')) throw asNodeError(ctx, error as Error, 0);
+		if (!isApiStatus(error, '404')) throw asNodeError(ctx, error as Error, 0);
 		ctx.logger.info(`A ${delivery.webhookType} delivery for appointment ${id} was dropped: the API does not know the appointment.`);
 		return false;
 	}

@@ -1,8 +1,9 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { checkedParameter } from '../shared/inputChecks';
-import { asNodeError } from '../shared/transport/errors';
+import { isLoopbackHost } from '../shared/transport/credentialChecks';
+import { asNodeError, isApiStatus } from '../shared/transport/errors';
 import { apiRequest } from '../shared/transport/request';
 import type { Subscription } from './events';
 import { SUBSCRIPTION_LIMIT, createSubscription, deleteSubscription, eventsProperty, listSubscriptions, updateSubscription } from './events';
@@ -13,14 +14,6 @@ import { SUBSCRIPTION_LIMIT, createSubscription, deleteSubscription, eventsPrope
  * when it is unpublished. The subscription's id is kept in the node's static data (`subscriptionId`).
  */
 
-export const isStatus = (error: unknown, status: string) => error instanceof NodeApiError && error.httpCode === status;
-
-const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
-
-function isLoopback(host: string): boolean {
-	return LOOPBACK_HOSTS.has(host) || /^127(\.\d{1,3}){3}$/.test(host);
-}
-
 /** n8n's URL of this node, refused before anything is sent when the platform could not deliver to it. */
 export function webhookUrl(ctx: IHookFunctions): string {
 	const url = ctx.getNodeWebhookUrl('default') ?? '';
@@ -30,7 +23,7 @@ export function webhookUrl(ctx: IHookFunctions): string {
 	} catch {
 		parsed = undefined;
 	}
-	if (parsed?.protocol === 'https:' || (parsed?.protocol === 'http:' && isLoopback(parsed.hostname))) return url;
+	if (parsed?.protocol === 'https:' || (parsed?.protocol === 'http:' && isLoopbackHost(parsed.hostname))) return url;
 	throw new NodeOperationError(ctx.getNode(), `The webhook URL ${url || '(none)'} is not https, so the Scheduling Platform cannot deliver to it`, {
 		description:
 			'The platform delivers events only to https addresses. Set n8n\'s WEBHOOK_URL environment variable to the public https address of this n8n (for example https://n8n.example.com/), restart n8n and publish the workflow again. Plain http is accepted only for a loopback address (127.0.0.1, localhost, ::1), for local tests.',
@@ -87,7 +80,7 @@ export async function subscribe(ctx: IHookFunctions): Promise<boolean> {
 	try {
 		created = (await apiRequest(ctx, 0, createSubscription(url, events, describe(ctx)))) as IDataObject;
 	} catch (error) {
-		throw isStatus(error, '406') ? limitReached(ctx, existing) : asNodeError(ctx, error as Error, 0);
+		throw isApiStatus(error, '406') ? limitReached(ctx, existing) : asNodeError(ctx, error as Error, 0);
 	}
 	remember(ctx, created.id as Subscription['id']);
 	return true;
@@ -101,7 +94,7 @@ export async function unsubscribe(ctx: IHookFunctions): Promise<boolean> {
 		try {
 			await apiRequest(ctx, 0, deleteSubscription(id));
 		} catch (error) {
-			if (!isStatus(error, '404')) throw asNodeError(ctx, error as Error, 0);
+			if (!isApiStatus(error, '404')) throw asNodeError(ctx, error as Error, 0);
 		}
 	}
 	delete data.subscriptionId;

@@ -214,6 +214,22 @@ export function propertyOf(properties: INodeProperties[], param: string): INodeP
 	return owner?.options?.find((o): o is INodeProperties => 'name' in o && o.name === inner && 'type' in o);
 }
 
+/** What reads a node's parameters: the executor's, a trigger's and a webhook's contexts alike. */
+interface ParameterReader {
+	getNodeParameter(name: string, fallback: unknown, options?: { extractValue?: boolean }): unknown;
+}
+
+/**
+ * A parameter of the node as n8n gives it (a resource locator's value, checked against its mode in use) and as its
+ * field's type allows, with the field's label for the caller's message.
+ */
+export function readCheckedParameter(ctx: ParameterReader, properties: INodeProperties[], param: string): { value?: unknown; problem?: string; label: string } {
+	const property = propertyOf(properties, param);
+	const label = property?.displayName ?? param;
+	const locator = property?.type === 'resourceLocator' ? (ctx.getNodeParameter(param, null) as { mode?: string } | null) : null;
+	return { ...checkedParameter(property, label, ctx.getNodeParameter(param, null, { extractValue: true }), locator?.mode), label };
+}
+
 /** The regex validation of the resource locator mode in use (n8n's own `validation` of a mode), if any. */
 function modeValidation(property: INodeProperties, mode: unknown): { regex: string; errorMessage: string } | undefined {
 	const rule = property.modes?.find((candidate) => candidate.name === mode)?.validation?.[0];

@@ -37,9 +37,10 @@ function contactsOf(call: Call, deal: Deal): DealContact[] {
 }
 
 /** A deal as answered: with its contacts; isOpen, isWon and isLost are list filters only, not record fields (api-reference §3). */
+const FILTER_ONLY = ['isOpen', 'isWon', 'isLost'];
+
 function view(call: Call, deal: Deal): Record<string, unknown> {
-	const { isOpen, isWon, isLost, ...fields } = deal;
-	void [isOpen, isWon, isLost];
+	const fields = Object.fromEntries(Object.entries(deal).filter(([key]) => !FILTER_ONLY.includes(key)));
 	return { ...fields, contacts: contactsOf(call, deal) };
 }
 

@@ -3,7 +3,8 @@ import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow'
 import { userLocator } from '../../shared/locators';
 import type { RecordCheck, TriggerEvent } from '../../shared/trigger/watch';
 import type { SnapshotEvent } from '../../shared/trigger/snapshot';
-import { moment, shortHash } from '../../shared/trigger/snapshot';
+import { momentOf } from '../../shared/trigger/time';
+import { shortHash } from '../../shared/trigger/watermark';
 import { meetingTypeLocator } from '../../SchedulingPlatform/locators';
 
 /**
@@ -54,6 +55,8 @@ function changeEvent(ctx: IPollFunctions, noun: string, rule: Pick<SnapshotEvent
 	};
 }
 
+/** Where and how often an appointment was moved: its start and reschedule count, in 4 characters. */
+const whenPrint = (appointment: IDataObject) => shortHash(`${String(appointment.start)}|${String(appointment.rescheduleCount ?? 0)}`, 4);
 const cancelledAt = (appointment: IDataObject) => (appointment.cancel as IDataObject | null | undefined)?.actionAt;
 
 export const bookingEvents: Record<string, TriggerEvent> = {
@@ -70,19 +73,19 @@ export const bookingEvents: Record<string, TriggerEvent> = {
 		changeEvent(ctx, 'cancelled booking', {
 			print: (appointment) => (appointment.isCancelled === true ? 'C' : 'O'),
 			printWidth: 1,
-			fired: (appointment, before, since) => appointment.isCancelled === true && (before !== undefined ? before === 'O' : (moment(cancelledAt(appointment)) ?? -Infinity) > since),
+			fired: (appointment, before, since) => appointment.isCancelled === true && (before !== undefined ? before === 'O' : (momentOf(cancelledAt(appointment)) ?? -Infinity) > since),
 			happenedAt: (appointment) => cancelledAt(appointment) ?? appointment.updatedAt,
 		}),
 	/** Its start or reschedule count changed since the last poll; new to the window: rescheduled after the last poll. Not when cancelled. */
 	bookingRescheduled: (ctx) =>
 		changeEvent(ctx, 'rescheduled booking', {
-			print: (appointment) => shortHash(`${String(appointment.start)}|${String(appointment.rescheduleCount ?? 0)}`, 4),
+			print: whenPrint,
 			printWidth: 4,
 			fired: (appointment, before, since) =>
 				live(appointment) &&
 				(before !== undefined
-					? before !== shortHash(`${String(appointment.start)}|${String(appointment.rescheduleCount ?? 0)}`, 4)
-					: Number(appointment.rescheduleCount ?? 0) > 0 && (moment(appointment.rescheduledAt) ?? -Infinity) > since),
+					? before !== whenPrint(appointment)
+					: Number(appointment.rescheduleCount ?? 0) > 0 && (momentOf(appointment.rescheduledAt) ?? -Infinity) > since),
 			happenedAt: (appointment) => (Number(appointment.rescheduleCount ?? 0) > 0 ? appointment.rescheduledAt : undefined),
 		}),
 	/**
@@ -101,9 +104,9 @@ export const bookingEvents: Record<string, TriggerEvent> = {
 			filters,
 			filterRecords,
 			happenedAt: (appointment) => {
-				const start = moment(appointment.start);
+				const start = momentOf(appointment.start);
 				if (!live(appointment) || start === undefined) return undefined;
-				return iso(Math.max(start - lead, moment(appointment.createdAt) ?? -Infinity, moment(appointment.rescheduledAt) ?? -Infinity));
+				return iso(Math.max(start - lead, momentOf(appointment.createdAt) ?? -Infinity, momentOf(appointment.rescheduledAt) ?? -Infinity));
 			},
 			key: (appointment) => `${String(appointment.id)}:${String(appointment.start)}`,
 			detail,

@@ -9,6 +9,11 @@ import type { INodeProperties } from 'n8n-workflow';
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** A loopback host name as a URL gives it (localhost, 127.x.x.x, [::1]): plain http is allowed only there. */
+export function isLoopbackHost(hostname: string): boolean {
+	return LOOPBACK_HOSTS.test(hostname);
+}
+
 export function isUuid(value: string): boolean {
 	return UUID.test(value);
 }
@@ -27,7 +32,7 @@ export function baseUrlProblem(value: unknown): string | undefined {
 		return `The Base URL must be the host root without a path, such as ${url.origin} (not ${url.origin}${url.pathname}): the node adds the API paths such as /v4/... itself`;
 	}
 	if (url.protocol === 'https:') return undefined;
-	if (url.protocol === 'http:' && LOOPBACK_HOSTS.test(url.hostname)) return undefined;
+	if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return undefined;
 	return 'The Base URL must use https (plain http is accepted only for localhost, 127.x.x.x and [::1])';
 }
 

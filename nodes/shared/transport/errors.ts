@@ -248,6 +248,11 @@ export function redirectError(node: INode, status: number, host: string, baseUrl
 	});
 }
 
+/** Whether an error is the API's answer with this HTTP status (e.g. '404'). */
+export function isApiStatus(error: unknown, status: string): boolean {
+	return error instanceof NodeApiError && String(error.httpCode) === status;
+}
+
 /** Any error as n8n's: API and node errors as they are, anything else wrapped for the item. */
 export function asNodeError(ctx: { getNode(): INode }, error: Error, itemIndex: number): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;

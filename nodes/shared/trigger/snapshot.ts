@@ -1,12 +1,11 @@
-import { createHash } from 'crypto';
-
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Pagination } from '../transport/pagination';
 import type { EventFilters } from './watch';
 import { readPage } from '../transport/pagination';
-import { clockOff, isInstant, LOOKBACK_MS } from './watermark';
+import { clockOff, momentOf, pollDeadline, serverTime } from './time';
+import { isInstant, LOOKBACK_MS, shortHash } from './watermark';
 
 /**
  * Events that no list order shows (api-reference §8: no appointment list is sorted by update time, so a cancellation
@@ -52,16 +51,6 @@ interface SnapshotState {
 interface Entry {
 	print: string;
 	missing: boolean;
-}
-
-export function moment(value: unknown): number | undefined {
-	if (typeof value !== 'string') return undefined;
-	const ms = Date.parse(value);
-	return Number.isNaN(ms) ? undefined : ms;
-}
-
-export function shortHash(text: string, length: number): string {
-	return createHash('sha256').update(text).digest('base64url').slice(0, length);
 }
 
 function entryWidth(event: SnapshotEvent): number {
@@ -111,7 +100,7 @@ async function readWindow(ctx: IPollFunctions, event: SnapshotEvent, qs: IDataOb
 	for (let index = 0; index < MAX_PAGES; index++) {
 		if (index > 0 && Date.now() >= deadline) return { records, serverNow, complete: false, steady: false };
 		const page = await readPage(ctx, request, event.list.pagination, index);
-		if (index === 0) serverNow = moment(String(page.headers.date ?? '')) ?? serverNow;
+		if (index === 0) serverNow = serverTime(page.headers);
 		if (index === 0 && clockOff(serverNow, now)) return await readWindow(ctx, event, qs, deadline, serverNow);
 		totals.add(page.body.total);
 		records.push(...page.items);
@@ -140,16 +129,11 @@ function snapOf(entries: Map<string, Entry>): string {
 	return [...entries].map(([id, entry]) => `${id}${entry.print}${entry.missing ? '1' : '0'}`).join('');
 }
 
-function deadlineOf(ctx: IPollFunctions): number {
-	const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
-	return typeof budget === 'number' && budget > 0 ? Date.now() + budget / 2 : Infinity;
-}
-
 /** Fetch Test Event: the newest record of the window that shows the event, the state untouched. */
 async function testEvent(ctx: IPollFunctions, event: SnapshotEvent, qs: IDataObject): Promise<INodeExecutionData[][]> {
-	const { records } = await readWindow(ctx, event, qs, deadlineOf(ctx));
+	const { records } = await readWindow(ctx, event, qs, pollDeadline(ctx));
 	const shown = records
-		.map((record) => ({ record, at: moment(event.happenedAt(record)) }))
+		.map((record) => ({ record, at: momentOf(event.happenedAt(record)) }))
 		.filter((candidate): candidate is { record: IDataObject; at: number } => candidate.at !== undefined && event.fired(candidate.record, undefined, -Infinity))
 		.sort((a, b) => b.at - a.at);
 	if (shown.length) return [[{ json: shown[0].record }]];
@@ -164,7 +148,7 @@ export async function pollSnapshot(ctx: IPollFunctions, event: SnapshotEvent, qs
 	const data = ctx.getWorkflowStaticData('node');
 	const { state, problem } = readSnapshotState(event, data, watch);
 	if (!state) await onStart();
-	const reading = await readWindow(ctx, event, qs, deadlineOf(ctx));
+	const reading = await readWindow(ctx, event, qs, pollDeadline(ctx));
 	if (!reading.complete) {
 		ctx.logger.warn(`The trigger could not read the whole window of ${event.noun}s in one poll (more than ${MAX_PAGES} pages, or the poll's time ran out); nothing was emitted and it reads again at the next poll. Narrow the window in the trigger's options.`);
 		return null;

@@ -1,15 +1,16 @@
 import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { checkedParameter, isEmpty, propertyOf } from '../inputChecks';
+import { isEmpty, propertyOf, readCheckedParameter } from '../inputChecks';
 import type { Pagination } from '../transport/pagination';
 import { MAX_PAGE_SIZE, readPage } from '../transport/pagination';
-import { asNodeError } from '../transport/errors';
+import { asNodeError, isApiStatus } from '../transport/errors';
 import { apiRequest } from '../transport/request';
 import type { SnapshotEvent } from './snapshot';
 import { pollSnapshot } from './snapshot';
 import type { Reading, Sighting, WatchState } from './watermark';
-import { advance, clockOff, readState, startState, writeState } from './watermark';
+import { clockOff, DATE_HEADER_SLACK_MS, momentOf, pollDeadline, serverTime } from './time';
+import { advance, readState, startState, writeState } from './watermark';
 
 /**
  * How the trigger polls, for every event alike: the first activation, manual mode, reading a list newest first
@@ -81,28 +82,14 @@ interface Watch {
 	id: string;
 }
 
-function momentOf(value: unknown): number | undefined {
-	if (typeof value !== 'string' && !(value instanceof Date)) return undefined;
-	const ms = Date.parse(String(value instanceof Date ? value.toISOString() : value));
-	return Number.isNaN(ms) ? undefined : ms;
-}
-
 const keyOf = (event: WatchedEvent, record: IDataObject) => (event.key ? event.key(record) : String(record.id));
 const sortMoment = (event: WatchedEvent, record: IDataObject) => momentOf((event.sortedBy ?? event.happenedAt)(record));
-
-/** The API's clock from an answer's Date header (whole seconds, rounded down); this machine's clock without one. */
-function serverTime(headers: IDataObject): number {
-	return momentOf(headers.date) ?? Date.now();
-}
 
 /** The event's filters as query parameters, each checked as its field's type (inputChecks.ts) before anything is sent. */
 function filterQuery(ctx: IPollFunctions, event: EventFilters, properties: INodeProperties[]): IDataObject {
 	const qs: IDataObject = {};
 	for (const [key, param] of Object.entries(event.filters ?? {})) {
-		const property = propertyOf(properties, param);
-		const label = property?.displayName ?? param;
-		const locator = property?.type === 'resourceLocator' ? (ctx.getNodeParameter(param, null) as { mode?: string } | null) : null;
-		const { value, problem } = checkedParameter(property, label, ctx.getNodeParameter(param, null, { extractValue: true }), locator?.mode);
+		const { value, problem, label } = readCheckedParameter(ctx, properties, param);
 		if (problem) throw new NodeOperationError(ctx.getNode(), problem, { description: `Nothing was read: fix the value of "${label}" in the trigger's Filters.` });
 		if (!isEmpty(value)) qs[key] = value as IDataObject[string];
 	}
@@ -132,7 +119,7 @@ export async function checkFilterRecords(ctx: IPollFunctions, event: EventFilter
 async function recordExists(ctx: IPollFunctions, check: RecordCheck, id: string): Promise<boolean> {
 	const request = { method: 'GET' as const, path: check.path, pathParams: { id }, qs: check.qs?.(id) };
 	const answer = await apiRequest(ctx, 0, request).catch((error: Error) => error);
-	if (answer instanceof NodeApiError && String(answer.httpCode) === '404') return false;
+	if (isApiStatus(answer, '404')) return false;
 	if (answer instanceof Error) throw asNodeError(ctx, answer, 0);
 	return !check.inList || (Array.isArray(answer) && answer.some((record) => String((record as IDataObject).id) === id));
 }
@@ -175,15 +162,6 @@ function sightingsOf(watch: Watch, records: IDataObject[], until = Infinity): Ar
 	return sightings;
 }
 
-/** The Date header counts whole seconds: a record up to a second after it has happened already. */
-const DATE_HEADER_SLACK_MS = 1000;
-
-/** n8n 2.x gives each poll a time budget; half of it is spent reading at most. */
-function deadlineOf(ctx: IPollFunctions): number {
-	const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
-	return typeof budget === 'number' && budget > 0 ? Date.now() + budget / 2 : Infinity;
-}
-
 /** What one poll read of the list: the records in list order, with their positions, and how the reading went. */
 interface ListReading {
 	listed: Array<{ record: IDataObject; position: number }>;
@@ -205,9 +183,8 @@ interface ListReading {
  * sorted otherwise), and the reading goes on to the end of the list instead of stopping at the watermark. It stops
  * early only once it has seen the order (one record older than the one before it).
  */
-async function readList(watch: Watch, since: number, startPage: number, now?: number): Promise<ListReading> {
+async function readList(watch: Watch, since: number, startPage: number, deadline: number, now?: number): Promise<ListReading> {
 	const { event } = watch;
-	const deadline = deadlineOf(watch.ctx);
 	const request = listRequest(watch, since, now);
 	const size = event.list.pagination.maxPageSize ?? MAX_PAGE_SIZE;
 	const reading: ListReading = { listed: [], serverNow: 0, complete: false, pages: 0, steady: true, ordered: !event.unordered };
@@ -219,7 +196,7 @@ async function readList(watch: Watch, since: number, startPage: number, now?: nu
 		const page = await readPage(watch.ctx, request, event.list.pagination, index);
 		if (reading.pages++ === 0) {
 			reading.serverNow = serverTime(page.headers);
-			if (event.range && clockOff(reading.serverNow, now)) return await readList(watch, since, startPage, reading.serverNow);
+			if (event.range && clockOff(reading.serverNow, now)) return await readList(watch, since, startPage, deadline, reading.serverNow);
 			reading.topAt = startPage > 0 ? sortMoment(event, page.items[0] ?? {}) : undefined;
 			if (startPage > 0 && (reading.topAt === undefined || reading.topAt <= since)) return { ...reading, restart: true };
 		}
@@ -315,12 +292,12 @@ async function recheckTop(watch: Watch, reading: ListReading): Promise<void> {
 async function readSince(watch: Watch, state: WatchState, startPage: number): Promise<{ reading: Reading; records: Map<string, IDataObject> }> {
 	const since = Date.parse(state.since);
 	const { event } = watch;
-	const list = await readList(watch, since, startPage);
+	const deadline = pollDeadline(watch.ctx);
+	const list = await readList(watch, since, startPage, deadline);
 	if (list.restart) return await readSince(watch, state, 0);
 	const topAt = list.topAt;
 	if (list.complete && list.ordered) await rereadTies(watch, list, since);
 	if (list.complete && event.sortedBy && list.pages > 1) await recheckTop(watch, list);
-	const deadline = deadlineOf(watch.ctx);
 	const records = new Map<string, IDataObject>();
 	let complete = list.complete;
 	for (const { record: parent } of list.listed) {
@@ -350,7 +327,7 @@ async function fullRecord(watch: Watch, record: IDataObject): Promise<IDataObjec
 	const detail = watch.event.detail!;
 	const request = { method: 'GET' as const, path: detail.path, pathParams: { id: String(record.id) }, qs: detail.qs?.(record) };
 	const answer = await apiRequest(watch.ctx, 0, request).catch((error: Error) => error);
-	if (answer instanceof NodeApiError && String(answer.httpCode) === '404') return record;
+	if (isApiStatus(answer, '404')) return record;
 	if (answer instanceof Error) throw asNodeError(watch.ctx, answer, 0);
 	return detail.pick ? detail.pick(answer) : (answer as IDataObject);
 }

@@ -59,9 +59,14 @@ export interface Reading {
 	gaps?: boolean;
 }
 
-/** A key's SHA-256 in base64url, cut to 10 characters (60 bits: a collision about once in 10^18 comparisons). */
+/** A text's SHA-256 in base64url, cut to `length` characters. */
+export function shortHash(text: string, length: number): string {
+	return createHash('sha256').update(text).digest('base64url').slice(0, length);
+}
+
+/** A key's hash of 10 characters (60 bits: a collision about once in 10^18 comparisons). */
 export function hashKey(key: string): string {
-	return createHash('sha256').update(key).digest('base64url').slice(0, HASH_LENGTH);
+	return shortHash(key, HASH_LENGTH);
 }
 
 function seenSet(seen: string): Set<string> {
@@ -88,14 +93,6 @@ export function readState(data: IDataObject, watch: string): { state?: WatchStat
 	if (!valid) return { problem: 'unreadable' };
 	if (state.watch !== watch) return { problem: 'otherWatch' };
 	return { state: state as WatchState };
-}
-
-/** How far this machine's clock may differ from the API's before a range by time is read again with the API's. */
-export const CLOCK_SLACK_MS = 5 * 60_000;
-
-/** A range by time was built on this machine's clock, and the API's differs by more than the slack. */
-export function clockOff(serverNow: number, now?: number): boolean {
-	return now === undefined && Math.abs(serverNow - Date.now()) > CLOCK_SLACK_MS;
 }
 
 /** An ISO instant as the trigger writes it: a real calendar date (30 February is damaged, not 2 March). */
