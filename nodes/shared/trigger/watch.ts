@@ -222,8 +222,9 @@ async function readList(watch: Watch, since: number, startPage: number, deadline
  * Records that share one moment may come back in another order on each page request (the API gives no tie order), so
  * a group of them across a page edge can lose a record between two pages. Such a group is read again in one page of
  * a size that holds it with a neighbour on each side; when that page does not show it whole (the list moved), the
- * reading counts as unsteady (the watermark stays for the next poll). A group larger than a page cannot be read in
- * one: it is taken as read (the README states the risk).
+ * reading counts as unsteady (the watermark stays for the next poll). A group no page can hold (larger than a page, or
+ * across an edge where no page size up to the largest holds it whole: page-numbered lists start pages only at
+ * multiples of their size) is taken as read, with a warning; the keys it emitted are kept (README: the risk).
  */
 async function rereadTies(watch: Watch, reading: ListReading, since: number): Promise<void> {
 	const { event } = watch;
@@ -241,7 +242,7 @@ async function rereadTies(watch: Watch, reading: ListReading, since: number): Pr
 		if (Array.isArray(group)) reading.listed.push(...group.map((record) => ({ record, position: -1 })));
 		else if (group === 'moved') reading.steady = false;
 		else reading.gaps = true;
-		if (group === 'tooLarge') watch.ctx.logger.warn(`${last - first + 1} ${event.noun}s share one moment across a page edge, more than one page holds; if the API returns them in another order on each page, some may be missed.`);
+		if (group === 'tooLarge') watch.ctx.logger.warn(`${last - first + 1} ${event.noun}s share one moment across a page edge, and no page of up to ${size} holds them all; if the API returns them in another order on each page, some may be missed.`);
 		i = last;
 	}
 }
