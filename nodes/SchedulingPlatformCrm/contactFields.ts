@@ -2,7 +2,9 @@ import type { FieldType, IDataObject, INodeProperties, ResourceMapperField } fro
 
 import { InputProblem, inputProblem, isEmpty, typedValue } from '../shared/inputChecks';
 import type { OperationCall } from '../shared/types';
+import { readItems } from '../shared/transport/answers';
 import type { ApiRequest } from '../shared/transport/request';
+import { DATA_FIELD_ITEMS } from './resources/dataField';
 
 /**
  * A contact's fields as the Contact Fields resource mapper offers them: the contact's own fields and the
@@ -84,7 +86,8 @@ function dataValue(field: DataField, value: unknown): unknown {
  */
 export async function contactBody(call: OperationCall, operation: string, clear: boolean): Promise<IDataObject> {
 	const mapper = (call.read('contactFields') ?? {}) as { mappingMode?: string; value?: IDataObject | null };
-	const dataFields = (((await call.lookup(DATA_FIELDS_REQUEST)) as IDataObject).dataFields ?? []) as DataField[];
+	const answer = await call.lookup(DATA_FIELDS_REQUEST);
+	const dataFields = readItems(answer, DATA_FIELD_ITEMS, call.fail) as unknown as DataField[];
 	const own = ownFields(operation);
 	const byName = new Map(dataFields.map((field) => [field.name, field]));
 	const auto = mapper.mappingMode === 'autoMapInputData';

@@ -2,7 +2,11 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePr
 
 import { matches } from '../shared/listSearch';
 import { MAX_PAGE_SIZE } from '../shared/transport/pagination';
+import type { ItemsKey } from '../shared/transport/answers';
+import { failWith, readItems } from '../shared/transport/answers';
 import { apiRequest } from '../shared/transport/request';
+import { COMPANY_ITEMS } from './resources/company';
+import { DATA_FIELD_ITEMS } from './resources/dataField';
 
 /**
  * "From List" loaders of the CRM records. The CRM lists are page1 lists (page from 1, `totalPages`): one page
@@ -11,7 +15,7 @@ import { apiRequest } from '../shared/transport/request';
 
 export interface PageList {
 	path: string;
-	itemsKey: string;
+	itemsKey: ItemsKey;
 	/** The query parameter the API searches with; none: the filter is applied to each page here. */
 	searchParam?: string;
 	/** Other query parameters, such as the order. */
@@ -24,7 +28,7 @@ export async function searchPage(ctx: ILoadOptionsFunctions, list: PageList, fil
 	const qs: IDataObject = { page, limit: MAX_PAGE_SIZE, ...list.query };
 	if (filter && list.searchParam) qs[list.searchParam] = filter;
 	const answer = (await apiRequest(ctx, 0, { method: 'GET', path: list.path, qs })) as IDataObject;
-	const options = ((answer[list.itemsKey] ?? []) as IDataObject[]).map(list.option);
+	const options = readItems(answer, list.itemsKey, failWith(ctx.getNode())).map(list.option);
 	return {
 		results: list.searchParam ? options : options.filter((option) => matches(filter, option.name, option.value)),
 		paginationToken: page < Number(answer.totalPages ?? 0) ? String(page + 1) : undefined,
@@ -48,7 +52,7 @@ export async function searchCompanies(this: ILoadOptionsFunctions, filter?: stri
 		name: company.domain ? `${String(company.name)} (${String(company.domain)})` : String(company.name),
 		value: String(company.id),
 	});
-	return await searchPage(this, { path: '/crm/companies', itemsKey: 'companies', searchParam: 'search', option }, filter, paginationToken);
+	return await searchPage(this, { path: '/crm/companies', itemsKey: COMPANY_ITEMS, searchParam: 'search', option }, filter, paginationToken);
 }
 
 export async function searchDeals(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
@@ -114,7 +118,7 @@ export async function getLostReasons(this: ILoadOptionsFunctions): Promise<INode
 export async function searchDataFields(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const offset = Number(paginationToken ?? 0);
 	const answer = (await apiRequest(this, 0, { method: 'GET', path: '/v4/data-field', qs: { limit: MAX_PAGE_SIZE, offset } })) as IDataObject;
-	const fields = (answer.dataFields ?? []) as IDataObject[];
+	const fields = readItems(answer, DATA_FIELD_ITEMS, failWith(this.getNode()));
 	const next = offset + fields.length;
 	return {
 		results: fields

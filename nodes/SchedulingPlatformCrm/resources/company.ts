@@ -33,6 +33,9 @@ function companyFields(group: string): Record<string, ParamSource> {
 
 const ownerSwitch = clearSwitches([{ key: 'ownerId', field: 'updateFields.ownerId', flag: 'updateFields.unassignOwner' }]);
 
+/** Where the company list holds its items: `companies` is unconfirmed (§3), so `result` (or a bare list) too. */
+export const COMPANY_ITEMS = ['companies', 'result'];
+
 export const companyOperations: ResourceDefinitions = {
 	create: {
 		method: 'POST',
@@ -53,7 +56,7 @@ export const companyOperations: ResourceDefinitions = {
 			sortBy: 'filters.sortBy',
 			sortOrder: 'filters.sortOrder',
 		},
-		pagination: { style: 'page1', itemsKey: 'companies' },
+		pagination: { style: 'page1', itemsKey: COMPANY_ITEMS },
 	},
 	update: {
 		method: 'PATCH',

@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { getManyFields } from '../../shared/getMany';
 import { userLocator } from '../../shared/locators';
 import type { OperationCall, OperationDefinition, ResourceDefinitions } from '../../shared/types';
+import { readRecord } from '../../shared/transport/answers';
 import { contactBody, mergedAddress } from '../contactFields';
 import { sortOrderField } from '../fields';
 import { companyLocator, contactLocator, locatorField } from '../locators';
@@ -17,7 +18,8 @@ const DELETE_BATCH = 500;
 const BULK_CALLS_PER_MINUTE = 3;
 const ACTIVITY_PAGE = 50;
 
-const contactOf = (answer: unknown) => (answer as { item: IDataObject }).item;
+/** The contact of an answer: under `item` (create, details, list rows), or bare (update: unconfirmed, §3). */
+const contactOf = (answer: unknown, call: OperationCall) => readRecord(answer, 'item', call.fail);
 
 /** The mapped contact fields join the body built from the other fields. */
 function withContactFields(operation: string, clear = false): Pick<OperationDefinition, 'prepare'> {
@@ -46,7 +48,7 @@ async function contactsWithEmail(call: OperationCall, email: string): Promise<ID
 	const found: IDataObject[] = [];
 	for (let page = 1; ; page++) {
 		const answer = (await call.send({ method: 'GET', path: '/crm', qs: { searchTerm: email, page, limit: 100 } })) as IDataObject;
-		const rows = ((answer.result ?? []) as IDataObject[]).map(contactOf);
+		const rows = ((answer.result ?? []) as IDataObject[]).map((row) => contactOf(row, call));
 		found.push(...rows.filter((contact) => String(contact.email ?? '').toLowerCase() === email.toLowerCase()));
 		if (page >= Number(answer.totalPages ?? 0)) return found;
 	}
@@ -78,11 +80,11 @@ async function createOrUpdate(call: OperationCall): Promise<IDataObject[]> {
 	const email = String(wanted.email);
 	return await oneAtATime(email.toLowerCase(), async () => {
 		const [found] = (await contactsWithEmail(call, email)).sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)));
-		if (!found) return [{ ...contactOf(await call.send({ method: 'POST', path: '/crm', body: wanted })), outcome: 'created' }];
+		if (!found) return [{ ...contactOf(await call.send({ method: 'POST', path: '/crm', body: wanted }), call), outcome: 'created' }];
 		const changed = changes(found, wanted);
 		if (!Object.keys(changed).length) return [{ ...found, outcome: 'unchanged' }];
 		const updated = await call.send({ method: 'PATCH', path: '/crm/{id}', pathParams: { id: String(found.id) }, body: changed });
-		return [{ ...contactOf(updated), outcome: 'updated' }];
+		return [{ ...contactOf(updated, call), outcome: 'updated' }];
 	});
 }
 
@@ -96,7 +98,7 @@ async function prepareUpdate(call: OperationCall): Promise<void> {
 	const mode = call.read('updateFields.tagsMode') ?? 'replace';
 	const tagsChange = body.tags !== undefined && mode !== 'replace';
 	if (!tagsChange && !body.address) return;
-	const contact = contactOf(await call.send({ method: 'GET', path: '/crm/details', qs: { contactId: call.request.pathParams!.id } }));
+	const contact = contactOf(await call.send({ method: 'GET', path: '/crm/details', qs: { contactId: call.request.pathParams!.id } }), call);
 	if (body.address) body.address = mergedAddress(contact.address, body.address as IDataObject);
 	if (!tagsChange) return;
 	const current = (contact.tags ?? []) as string[];
@@ -114,7 +116,7 @@ export const contactOperations: ResourceDefinitions = {
 			crmCompanyId: { param: 'additionalFields.crmCompanyId', check: 'uuid' },
 		},
 		...withContactFields('create'),
-		output: (answer) => [contactOf(answer)],
+		output: (answer, call) => [contactOf(answer, call)],
 	},
 	upsert: {
 		method: 'POST',
@@ -134,7 +136,7 @@ export const contactOperations: ResourceDefinitions = {
 		method: 'GET',
 		path: '/crm/details',
 		query: { contactId: 'contactId', attendeeId: 'attendeeId' },
-		output: (answer) => [{ ...contactOf(answer), appointments: (answer as IDataObject).appointments }],
+		output: (answer, call) => [{ ...contactOf(answer, call), appointments: (answer as IDataObject).appointments }],
 	},
 	getAll: {
 		method: 'GET',
@@ -149,7 +151,7 @@ export const contactOperations: ResourceDefinitions = {
 		pagination: {
 			style: 'page1',
 			pick: (answer) =>
-				(((answer as IDataObject).result ?? []) as IDataObject[]).map((row) => ({ ...contactOf(row), appointments: row.appointments, nextAppointmentIso: row.nextAppointmentIso })),
+				(((answer as IDataObject).result ?? []) as IDataObject[]).map((row) => ({ ...(row.item as IDataObject), appointments: row.appointments, nextAppointmentIso: row.nextAppointmentIso })),
 		},
 	},
 	update: {
@@ -162,7 +164,7 @@ export const contactOperations: ResourceDefinitions = {
 			crmCompanyId: { param: 'updateFields.crmCompanyId', check: 'uuid' },
 		},
 		prepare: prepareUpdate,
-		output: (answer) => [contactOf(answer)],
+		output: (answer, call) => [contactOf(answer, call)],
 	},
 	delete: { method: 'DELETE', path: '/crm/{id}', pathParams: { id: 'contactId' } },
 	getNotes: { method: 'GET', path: '/crm/contacts/{id}/notes', pathParams: { id: 'contactId' } },

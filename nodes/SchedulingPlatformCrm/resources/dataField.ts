@@ -44,6 +44,9 @@ const fieldIds: Converter = (value) => {
 	return ids.map(Number);
 };
 
+/** Where a data-field list holds its items: `dataFields` is unconfirmed (§3), so `items`, `data` or a bare list too. */
+export const DATA_FIELD_ITEMS = ['dataFields', 'items', 'data'];
+
 export const dataFieldOperations: ResourceDefinitions = {
 	create: {
 		method: 'POST',
@@ -57,7 +60,7 @@ export const dataFieldOperations: ResourceDefinitions = {
 			options: { param: 'additionalFields.options', convert: choiceOptions },
 		},
 	},
-	getAll: { method: 'GET', path: '/v4/data-field', pagination: { style: 'offset', itemsKey: 'dataFields' } },
+	getAll: { method: 'GET', path: '/v4/data-field', pagination: { style: 'offset', itemsKey: DATA_FIELD_ITEMS } },
 	update: {
 		method: 'PATCH',
 		path: '/v4/data-field/{id}',

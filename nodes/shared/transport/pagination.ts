@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { ItemsKey } from './answers';
+import { failWith, readItems } from './answers';
 import type { ApiContext, ApiRequest, FullAnswer } from './request';
 import { apiRequest } from './request';
 
@@ -18,8 +20,11 @@ export type PaginationStyle = 'offset' | 'page1' | 'page0' | 'cursor' | 'none';
 
 export interface Pagination {
 	style: PaginationStyle;
-	/** Key of the item array in the answer; absent for a bare array. */
-	itemsKey?: string;
+	/**
+	 * Key of the item array in the answer; absent for a bare array. Several keys where the reference leaves the key
+	 * unconfirmed: the first that holds a list is read (a bare list is taken too). An answer without any is an error.
+	 */
+	itemsKey?: ItemsKey;
 	/** Picks the items out of an answer that holds them in several places (style none), instead of itemsKey. */
 	pick?: (answer: unknown) => IDataObject[];
 	/** Query parameter that carries the cursor (cursor style), e.g. "before". */
@@ -59,14 +64,14 @@ function hasMore(style: PaginationStyle, page: Page, size: number, collected: nu
 	return total === undefined || collected < total;
 }
 
-function pageOf(answer: unknown, pagination: Pagination): Page {
+function pageOf(ctx: ApiContext, itemIndex: number, answer: unknown, pagination: Pagination): Page {
 	const body = (answer && typeof answer === 'object' ? answer : {}) as IDataObject;
-	const raw = pagination.pick ? pagination.pick(answer) : pagination.itemsKey ? body[pagination.itemsKey] : answer;
-	return { body, items: Array.isArray(raw) ? (raw as IDataObject[]) : [] };
+	const items = pagination.pick ? pagination.pick(answer) : readItems(answer, pagination.itemsKey, failWith(ctx.getNode(), itemIndex));
+	return { body, items };
 }
 
 async function fetchPage(ctx: ApiContext, itemIndex: number, request: ApiRequest, pagination: Pagination, qs: IDataObject): Promise<Page> {
-	return pageOf(await apiRequest(ctx, itemIndex, { ...request, qs: { ...request.qs, ...qs } }), pagination);
+	return pageOf(ctx, itemIndex, await apiRequest(ctx, itemIndex, { ...request, qs: { ...request.qs, ...qs } }), pagination);
 }
 
 /**
@@ -84,7 +89,7 @@ export async function readPage(
 	const position = pagination.style === 'offset' ? pageIndex * size : pageIndex;
 	const qs = { ...request.qs, ...pageQuery(pagination.style, position, size, cursor, pagination.cursorParam) };
 	const { body, headers } = (await apiRequest(ctx, 0, { ...request, qs, fullAnswer: true })) as FullAnswer;
-	const page = pageOf(body, pagination);
+	const page = pageOf(ctx, 0, body, pagination);
 	const collected = pagination.style === 'offset' ? position + page.items.length : (position + 1) * size;
 	return { ...page, headers, more: hasMore(pagination.style, page, size, collected, pageIndex) };
 }
