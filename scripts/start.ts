@@ -1,13 +1,12 @@
 import type { ChildProcess } from 'child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
-import { setTimeout as sleep } from 'timers/promises';
 
 import { startSandbox } from '../sandbox/server';
 import type { Sandbox } from '../sandbox/server';
 import type { Seed } from '../sandbox/seed';
 import { PACKAGE_DIR, PACKAGE_NAME } from '../test/harness/packageDir';
-import { N8N_V2, importAll, installPackage, realN8n, startN8n } from './realN8n';
+import { N8N_V2, importAll, installPackage, realN8n, setUpOwner, startN8n, waitForRest } from './realN8n';
 import type { CliResult, RealN8n } from './realN8n';
 
 /**
@@ -105,31 +104,6 @@ async function importExamples(host: RealN8n, userFolder: string, credentials: De
 	writeFileSync(record, JSON.stringify([...done, ...fresh.map((workflow) => workflow.id)]));
 }
 
-/** Waits until n8n's REST API answers (it answers after /healthz), or fails with the end of n8n's output if it exits. */
-async function waitForRest(editorUrl: string, exited: () => CliResult | undefined): Promise<Record<string, unknown>> {
-	const deadline = Date.now() + 3 * 60_000;
-	while (Date.now() < deadline) {
-		const result = exited();
-		if (result) throw new Error(`n8n stopped (exit ${String(result.code)}):\n${result.stderr.slice(-3000)}\n${result.stdout.slice(-3000)}`);
-		const answer = await fetch(`${editorUrl}/rest/settings`).catch(() => undefined);
-		if (answer?.ok) return ((await answer.json()) as { data: Record<string, unknown> }).data;
-		await sleep(500);
-	}
-	throw new Error(`n8n did not answer at ${editorUrl} within 3 minutes`);
-}
-
-/** Creates the owner account on the first start of a user folder (n8n then asks no setup questions). */
-async function setUpOwner(editorUrl: string, settings: Record<string, unknown>): Promise<void> {
-	const management = settings.userManagement as { showSetupOnFirstLoad?: boolean } | undefined;
-	if (!management?.showSetupOnFirstLoad) return;
-	const answer = await fetch(`${editorUrl}/rest/owner/setup`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(LOGIN),
-	});
-	if (!answer.ok) throw new Error(`n8n refused the owner setup (HTTP ${answer.status}): ${await answer.text()}`);
-}
-
 async function stopChild(child: ChildProcess, done: Promise<CliResult>): Promise<void> {
 	if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
 	await done;
@@ -160,7 +134,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 		let exited: CliResult | undefined;
 		void done.then((result) => (exited = result));
 		try {
-			await setUpOwner(editorUrl, await waitForRest(editorUrl, () => exited));
+			await setUpOwner(editorUrl, await waitForRest(editorUrl, () => exited), LOGIN);
 		} catch (error) {
 			await stopChild(child, done);
 			throw error;
