@@ -13,7 +13,8 @@ import { PACKAGE_DIR } from '../harness/packageDir';
  * The editor as a user meets it: `npm start`'s n8n (startDemo, in a fresh user folder) in Debian's
  * Chromium, driven by playwright-core. Logs in, runs each example workflow (the safe-to-re-run ones twice: the
  * second run writes nothing), builds a booking from an empty canvas, meets the 409 of a taken slot, creates
- * credentials, loads a list with an API key that has no acting user. Screenshots go to .screenshots/ (ignored) for a person to look at.
+ * credentials, loads a list with an API key that has no acting user, and listens for a test event of the Webhook
+ * Trigger. Screenshots go to .screenshots/ (ignored) for a person to look at.
  */
 
 jest.setTimeout(15 * 60_000);
@@ -520,5 +521,36 @@ test('the trigger from an empty canvas: its events are listed as n8n lists trigg
 	expect((await sandboxRequests()).map((request) => `${request.method} ${request.path}?${request.query}`)).toEqual([
 		'GET /v4/appointment/paginated?sortBy=appointment.createdAt&sortDirection=DESC&page=0&pageSize=100',
 	]);
+	await closeNode();
+});
+
+test('the Webhook Trigger from the node panel: Listen for test event subscribes n8n\'s test URL for the chosen event, shows the event the platform sends, and unsubscribes', async () => {
+	await searchNodes('scheduling');
+	// Its own entry (n8n drops "Trigger" from the name), listing its events as n8n lists triggers.
+	await page.getByTestId('node-creator-item-name').getByText('Scheduling Platform Webhook', { exact: true }).click();
+	await page.getByText('On booking cancelled', { exact: true }).waitFor();
+	await shot('19-webhook-trigger-events');
+	await page.getByText('On booking cancelled', { exact: true }).click();
+	await page.getByTestId('ndv').waitFor();
+	await page.getByTestId('node-credentials-select').click();
+	await page.getByTestId('node-credentials-select-item-spDemoOwnerPat01').click();
+	await clearRequests();
+	await page.getByTestId('node-execute-button').click();
+	// n8n runs checkExists and create with its test URL while the editor listens (http is allowed on loopback).
+	await page.getByText('Stop Listening').first().waitFor();
+	const subscription = await testSubscription();
+	expect(subscription.eventTypes).toEqual(['booking_cancelled']);
+	await shot('20-webhook-trigger-listening');
+	const emitted = await fetch(`${demo.sandbox.url}/__sandbox/webhooks/emit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ webhookType: 'booking_cancelled' }) });
+	expect(await emitted.json()).toEqual({ deliveries: 1 });
+	const output = page.getByTestId('output-panel');
+	await output.getByText('jane.sample@example.com').first().waitFor();
+	await output.getByText('booking_cancelled').first().waitFor();
+	await shot('21-webhook-trigger-test-event');
+	// After the event n8n runs delete: the subscription is gone.
+	await noSubscriptionLeft();
+	const deliveries = (await (await fetch(`${demo.sandbox.url}/__sandbox/webhooks/deliveries`)).json()) as Array<{ endpoint: string; status: number | null }>;
+	expect(deliveries.filter((delivery) => delivery.endpoint === subscription.endpoint).map((delivery) => delivery.status)).toEqual([200]);
+	expect(await writesMade()).toEqual(['POST /webhooks', `DELETE /webhooks/${subscription.id}`]);
 	await closeNode();
 });
