@@ -68,24 +68,53 @@ export function exampleWorkflows(): Array<{ id: string; name: string }> {
 		.map((file) => JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as { id: string; name: string });
 }
 
+type DemoCall = (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>;
+
+interface DemoAttendee {
+	email: string;
+	firstname: string;
+	lastname: string;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Books the first open slot of the owner's first meeting type for the attendee, then moves it to `start` (past hours ignore availability). */
+async function bookAt(call: DemoCall, seed: Seed, attendee: DemoAttendee, start: (durationMinutes: number) => number): Promise<string> {
+	const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
+	const [meetingType] = (await call('GET', '/v4/meeting-type')) as unknown as Array<{ id: string; meetingInfo: { duration: number } }>;
+	const slots = (await call('GET', `/v4/booking-availability?meetingTypeId=${meetingType.id}&hostIds=${seed.users.owner.id}&start=${day(1)}&end=${day(8)}`)) as { dates: Array<{ spots: Array<{ startTime: string }> }> };
+	const booking = { meetingTypeId: meetingType.id, start: slots.dates[0].spots[0].startTime, hostIds: [seed.users.owner.id], attendee: { ...attendee, receiveReminders: true, notes: {} } };
+	const booked = await call('POST', '/v4/booking', booking);
+	const moment = new Date(start(meetingType.meetingInfo.duration)).toISOString();
+	await call('POST', `/v4/appointment/${String(booked.appointmentId)}/reschedule`, { start: moment, ignoreAvailability: true });
+	return String(booked.appointmentId);
+}
+
 /**
- * Demo data of the invoicing and routing examples: an appointment that took place yesterday (booked, then moved
- * there; its attendee became a CRM contact), a monthly recurring invoice for that contact due today, an invoice to
- * them that is overdue (sent, due 16 days ago), and someone who left the booking form unfinished.
+ * Ended a few minutes before now, for the Appointment Ended example's test event (it looks 8 hours back); never
+ * before today's midnight (UTC), so that the invoicing example, which bills yesterday's appointments, leaves it.
+ */
+function endedJustNow(durationMinutes: number): number {
+	const now = Date.now();
+	return Math.max(now - (durationMinutes + 10) * 60_000, now - (now % DAY_MS));
+}
+
+/**
+ * Demo data of the invoicing, routing and follow-up examples: an appointment that took place yesterday (booked,
+ * then moved there; its attendee became a CRM contact), a monthly recurring invoice for that contact due today, an
+ * invoice to them that is overdue (sent, due 16 days ago), someone who left the booking form unfinished, and an
+ * appointment that ended just now.
  */
 async function addDemoData(sandboxUrl: string, seed: Seed): Promise<void> {
-	const call = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
+	const call: DemoCall = async (method, path, body) => {
 		const headers = { authorization: `Bearer ${seed.credentials.ownerPat}`, 'content-type': 'application/json' };
 		const answer = await fetch(`${sandboxUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
 		if (!answer.ok) throw new Error(`Demo data: ${method} ${path} failed (HTTP ${answer.status}): ${await answer.text()}`);
 		return (await answer.json()) as Record<string, unknown>;
 	};
-	const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-	const [meetingType] = (await call('GET', '/v4/meeting-type')) as unknown as Array<{ id: string }>;
-	const slots = (await call('GET', `/v4/booking-availability?meetingTypeId=${meetingType.id}&hostIds=${seed.users.owner.id}&start=${day(1)}&end=${day(8)}`)) as { dates: Array<{ spots: Array<{ startTime: string }> }> };
-	const attendee = { email: 'mary.jackson@client.example', firstname: 'Mary', lastname: 'Jackson', receiveReminders: true, notes: {} };
-	const booked = await call('POST', '/v4/booking', { meetingTypeId: meetingType.id, start: slots.dates[0].spots[0].startTime, hostIds: [seed.users.owner.id], attendee });
-	await call('POST', `/v4/appointment/${String(booked.appointmentId)}/reschedule`, { start: `${day(-1)}T09:00:00Z`, ignoreAvailability: true });
+	const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
+	const attendee = { email: 'mary.jackson@client.example', firstname: 'Mary', lastname: 'Jackson' };
+	await bookAt(call, seed, attendee, () => Date.parse(`${day(-1)}T09:00:00Z`));
 	const [row] = (await call('GET', `/crm?searchTerm=${encodeURIComponent(attendee.email)}`)).result as Array<{ item: { id: string } }>;
 	const contactId = row.item.id;
 	await call('POST', '/invoicing/recurring', { name: 'Support plan', contactId, lineItems: [{ description: 'Support plan', quantity: 1, unitPrice: 290 }], interval: 'monthly', startDate: day(0) });
@@ -93,6 +122,7 @@ async function addDemoData(sandboxUrl: string, seed: Seed): Promise<void> {
 	await call('POST', `/invoicing/documents/${String(overdue.id)}/finalise`);
 	await call('POST', `/invoicing/documents/${String(overdue.id)}/send`, {});
 	await call('POST', '/v4/attendee/pending', { email: 'dorothy.vaughan@client.example', firstname: 'Dorothy', lastname: 'Vaughan', phone: '+4915790002222' });
+	await bookAt(call, seed, { email: 'annie.easley@client.example', firstname: 'Annie', lastname: 'Easley' }, endedJustNow);
 }
 
 /** Imports the examples not imported into this user folder before, so a person's changes to one are kept. */
