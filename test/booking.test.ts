@@ -144,7 +144,7 @@ describe('Booking: Get Open Slots', () => {
 		]);
 	});
 
-	test('bad input is refused before sending: end before start, a non-IANA time zone, a host ID that is not a UUID', async () => {
+	test('bad input is refused before sending: end before start, a non-IANA time zone, a host ID that is not a UUID or an object', async () => {
 		const id = await world().createMeetingType('Slots Refused');
 		const base = { resource: 'booking', operation: 'getSlots', meetingTypeId: byId(id) };
 		const backwards = await world().runNode({ ...base, start: '2027-03-10', end: '2027-03-09' }, world().pat());
@@ -153,6 +153,15 @@ describe('Booking: Get Open Slots', () => {
 		expect(zone.error?.message).toBe('Timezone must be an IANA time zone such as Europe/Berlin or America/New_York; "Berlin" is not');
 		const host = await world().runNode({ ...base, start: '2027-03-09', end: '2027-03-10', additionalFields: { hostIds: 'ada' } }, world().pat());
 		expect(host.error?.message).toBe('Host Names or IDs must be an ID in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc; "ada" is not');
+		// Hosts from an expression that gives the user objects instead of their IDs: the field is named, no "[object Object]".
+		const objects = await world().runNode(
+			{ ...base, start: '2027-03-09', end: '2027-03-10', additionalFields: { hostIds: '={{ $json.hosts }}' } },
+			world().pat(),
+			{ input: [{ hosts: [{ id: owner().id, name: 'Ada Admin' }] }] },
+		);
+		expect(objects.error?.message).toBe('Host Names or IDs must be an ID or a value from the list, not an object: give the ID of each object in the expression');
+		const one = await world().runNode({ ...base, start: '2027-03-09', end: '2027-03-10', additionalFields: { hostIds: '={{ { id: "x" } }}' } }, world().pat());
+		expect(one.error?.message).toBe('Host Names or IDs must be an ID or a value from the list, not an object: give the ID of each object in the expression');
 		expect(await world().requests()).toEqual([]);
 	});
 });
