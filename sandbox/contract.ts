@@ -38,6 +38,8 @@ export interface Schema {
 	maxLength?: number;
 	minItems?: number;
 	maxItems?: number;
+	/** Keys an object may have at most (a map such as metadata). */
+	maxProperties?: number;
 	pattern?: string;
 	/** Decimal places a number may have at most (money: 2). */
 	'x-decimals'?: number;

@@ -67,8 +67,6 @@ export function isSlotOpen(store: Store, check: SlotCheck): OpenSlot | undefined
 	return joining ?? (free.length ? { hostId: free[0] } : undefined);
 }
 
-export type BusyReason = 'appointment' | 'blocked' | 'outsideWorkingHours';
-
 export interface TimeframeQuery {
 	hostId: string;
 	/** When given: its availability counts for its own host, and its buffers widen the appointments. */
@@ -86,15 +84,24 @@ export interface Stretch {
 	end: string;
 }
 
+/** What blocks a busy stretch (api-reference §2): the host, and `type` `event`, the one value the reference documents. */
+export interface UnavailabilityEvent {
+	hostId: string;
+	hostName: string;
+	type: 'event';
+	picture: string | null;
+}
+
 export interface Timeframe {
 	hostId: string;
 	available: Stretch[];
-	unavailable: Array<Stretch & { reason: BusyReason }>;
+	unavailable: Array<Stretch & { unavailabilityEvent: UnavailabilityEvent }>;
 }
 
 /**
- * One host's free and busy stretches in the window, from the same open and busy intervals as the slots.
- * A busy stretch has the first reason that applies: an appointment, blocked time, outside the working hours.
+ * One host's free and busy stretches in the window, from the same open and busy intervals as the slots. Busy: the
+ * host's appointments (widened by the meeting type's buffers) and blocked time, each an event of the host; time
+ * outside the working hours is neither free nor an event.
  */
 export function hostTimeframe(store: Store, query: TimeframeQuery): Timeframe {
 	const window = queryWindow(query);
@@ -102,18 +109,16 @@ export function hostTimeframe(store: Store, query: TimeframeQuery): Timeframe {
 	const { open, blocked } = availability ? hoursOf(store, availability, window) : { open: [], blocked: [] };
 	const busy = Interval.merge(busyIntervals(store, query).map(({ interval }) => interval));
 	const free = within(open, window).flatMap((interval) => interval.difference(...busy));
-	const appointments = within(busy, window);
 	const blockedTime = within(Interval.merge(blocked), window).flatMap((interval) => interval.difference(...busy));
-	const outside = window.difference(...free, ...appointments, ...blockedTime);
-	const byReason: Array<[BusyReason, Interval[]]> = [['appointment', appointments], ['blocked', blockedTime], ['outsideWorkingHours', outside]];
+	const host = store.users.get(query.hostId)!;
+	const unavailabilityEvent: UnavailabilityEvent = { hostId: host.id, hostName: host.fullName, type: 'event', picture: host.picture };
 	const stretch = (interval: Interval): Stretch => ({ start: stamp(interval.start!, query.timezone), end: stamp(interval.end!, query.timezone) });
 	return {
 		hostId: query.hostId,
 		available: free.map(stretch),
-		unavailable: byReason
-			.flatMap(([reason, intervals]) => intervals.map((interval) => ({ interval, reason })))
-			.sort((a, b) => a.interval.start!.toMillis() - b.interval.start!.toMillis())
-			.map(({ interval, reason }) => ({ ...stretch(interval), reason })),
+		unavailable: [...within(busy, window), ...blockedTime]
+			.sort((a, b) => a.start!.toMillis() - b.start!.toMillis())
+			.map((interval) => ({ ...stretch(interval), unavailabilityEvent })),
 	};
 }
 
@@ -155,14 +160,19 @@ interface HostQuery {
 	ignoreAppointmentId?: string;
 }
 
-/** Slot starts of one host around the window: on the grid of its open time (buffers inside it when the meeting type asks), after now, not blocked by appointments. */
+/**
+ * Slot starts of one host around the window: on the grid of its open time (every `timeslotInterval` minutes, else every
+ * duration; buffers inside it when the meeting type asks), after now and at least `bookingMinimum` minutes ahead, not
+ * blocked by appointments.
+ */
 function freeStarts(store: Store, query: HostQuery): DateTime[] {
 	const availability = hostAvailability(store, query.meetingType, query.hostId);
 	if (!availability) return [];
 	const busy = busyIntervals(store, query);
+	const { timeslotInterval = query.duration, bookingMinimum = 0 } = query.meetingType;
 	return hoursOf(store, availability, query.window)
-		.open.flatMap((interval) => gridStarts(interval, query.duration).filter((start) => buffersFit(start, interval, query)))
-		.filter((start) => start.toMillis() > query.now)
+		.open.flatMap((interval) => gridStarts(interval, query.duration, timeslotInterval).filter((start) => buffersFit(start, interval, query)))
+		.filter((start) => start.toMillis() > query.now && start.toMillis() - query.now >= bookingMinimum * 60_000)
 		.filter((start) => !overlapsBusy(start, query, busy));
 }
 
@@ -201,10 +211,10 @@ function buffersFit(start: DateTime, open: Interval, query: HostQuery): boolean 
 	return open.engulfs(Interval.fromDateTimes(start.minus({ minutes: bufferBefore }), start.plus({ minutes: query.duration + bufferAfter })));
 }
 
-/** Starts at the beginning of the interval and every `duration` minutes after, while the meeting fits. */
-function gridStarts(interval: Interval, duration: number): DateTime[] {
+/** Starts at the beginning of the interval and every `step` minutes after, while the meeting fits. */
+function gridStarts(interval: Interval, duration: number, step: number): DateTime[] {
 	const starts: DateTime[] = [];
-	for (let start = interval.start!; start.plus({ minutes: duration }) <= interval.end!; start = start.plus({ minutes: duration })) {
+	for (let start = interval.start!; start.plus({ minutes: duration }) <= interval.end!; start = start.plus({ minutes: step })) {
 		starts.push(start);
 	}
 	return starts;

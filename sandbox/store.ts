@@ -108,7 +108,35 @@ export interface MeetingInfo {
 	customChannelLink: string | null;
 }
 
-export interface MeetingType {
+/** The booking settings of a meeting type (api-reference §2), kept as sent: a key is answered once it was set. */
+export interface BookingSettings {
+	meetingOptions?: Record<string, unknown>;
+	timeslotInterval?: number;
+	bookingMinimum?: number;
+	daysIntoFuture?: Record<string, unknown>;
+	locations?: string[];
+	ics?: Record<string, string>;
+	internalNotes?: string;
+	metadata?: Record<string, string>;
+}
+
+const BOOKING_SETTINGS: Array<keyof BookingSettings> = [
+	'meetingOptions',
+	'timeslotInterval',
+	'bookingMinimum',
+	'daysIntoFuture',
+	'locations',
+	'ics',
+	'internalNotes',
+	'metadata',
+];
+
+/** The booking settings given in a request body (already reduced to the contract's keys). */
+export function bookingSettingsOf(input: BookingSettings): BookingSettings {
+	return Object.fromEntries(BOOKING_SETTINGS.filter((key) => input[key] !== undefined).map((key) => [key, input[key]]));
+}
+
+export interface MeetingType extends BookingSettings {
 	id: string;
 	slug: string;
 	userId: string;
@@ -437,7 +465,7 @@ export interface NewCalendarConnection {
 	isConnected?: boolean;
 }
 
-export interface NewMeetingType {
+export interface NewMeetingType extends BookingSettings {
 	meetingInfo: Partial<MeetingInfo> & { name: string };
 	slug?: string;
 	spots?: number;
@@ -551,6 +579,7 @@ export class Store {
 			companyId: user.companyId,
 			availabilityId: input.availabilityId,
 			meetingInfo: { ...MEETING_INFO_DEFAULTS, ...input.meetingInfo },
+			...bookingSettingsOf(input),
 			createdAt: now,
 			updatedAt: now,
 		};

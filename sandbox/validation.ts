@@ -44,9 +44,9 @@ export function validateRequest(operation: Operation, search: URLSearchParams, b
 	});
 }
 
-/** Checks a JSON body against an object schema, the same way. */
-export function validateBody(schema: Schema, body: unknown): Fields {
-	return collect((errors) => checkRoot(schema, body, errors));
+/** Checks a JSON body (or, named by `path`, an object within one) against an object schema, the same way. */
+export function validateBody(schema: Schema, body: unknown, path = ''): Fields {
+	return collect((errors) => checkRoot(schema, body, errors, path));
 }
 
 /** As class-validator's forbidNonWhitelisted: every query key the operation does not declare is an error. */
@@ -71,8 +71,8 @@ function collect<T>(check: (errors: Set<string>) => T): T {
  * except where the schema says `additionalProperties: false`: then each is refused as class-validator's
  * forbidNonWhitelisted does.
  */
-function checkRoot(schema: Schema, body: unknown, errors: Set<string>): Fields {
-	return checkObject(schema, isObject(body) ? body : {}, '', errors);
+function checkRoot(schema: Schema, body: unknown, errors: Set<string>, path = ''): Fields {
+	return checkObject(schema, isObject(body) ? body : {}, path, errors);
 }
 
 /** Named properties, then the other keys: checked by an `additionalProperties` schema, refused by `false`, else dropped. */
@@ -123,6 +123,7 @@ function violations(schema: Schema, value: unknown): string[] {
 	if (schema.maxLength !== undefined) checks.push([(v) => typeof v === 'string' && v.length <= schema.maxLength!, `must be shorter than or equal to ${schema.maxLength} characters`]);
 	if (schema.minItems !== undefined) checks.push([(v) => Array.isArray(v) && v.length >= schema.minItems!, `must contain at least ${schema.minItems} elements`]);
 	if (schema.maxItems !== undefined) checks.push([(v) => Array.isArray(v) && v.length <= schema.maxItems!, `must contain no more than ${schema.maxItems} elements`]);
+	if (schema.maxProperties !== undefined) checks.push([(v) => isObject(v) && Object.keys(v).length <= schema.maxProperties!, `must contain no more than ${schema.maxProperties} keys`]);
 	if (schema.pattern) checks.push([(v) => typeof v === 'string' && new RegExp(schema.pattern!).test(v), `must match /${schema.pattern}/ regular expression`]);
 	if (schema['x-decimals'] !== undefined) checks.push(decimals(schema['x-decimals']));
 	if (schema.maximum !== undefined) checks.push([(v) => typeof v === 'number' && v <= schema.maximum!, `must not be greater than ${schema.maximum}`]);
@@ -170,7 +171,7 @@ function convert(schema: Schema, value: string): unknown {
 }
 
 /** A real calendar day, `YYYY-MM-DD` (2026-02-30 is not one). */
-function isCalendarDate(value: unknown): boolean {
+export function isCalendarDate(value: unknown): boolean {
 	if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
 	const moment = new Date(`${value}T00:00:00Z`);
 	return !Number.isNaN(moment.getTime()) && moment.toISOString().startsWith(value);

@@ -117,7 +117,7 @@ export function bookingBody(store: Store, appointment: Appointment): Record<stri
 		})),
 		hosts: hosts.map(hostOf),
 		hostIds: appointment.hostIds,
-		meetingType: meetingType ? { id: meetingType.id, slug: meetingType.slug, meetingInfo: meetingType.meetingInfo, metadata: null } : null,
+		meetingType: meetingType ? { id: meetingType.id, slug: meetingType.slug, meetingInfo: meetingType.meetingInfo, metadata: meetingType.metadata ?? null } : null,
 		meetingTypeId: appointment.meetingTypeId,
 		companyId: appointment.companyId,
 		createdAt: appointment.createdAt,

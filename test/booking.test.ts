@@ -144,7 +144,7 @@ describe('Booking: Get Open Slots', () => {
 		]);
 	});
 
-	test('bad input is refused before sending: end before start, a non-IANA time zone, a host ID that is not a UUID', async () => {
+	test('bad input is refused before sending: end before start, a non-IANA time zone, a host ID that is not a UUID or an object', async () => {
 		const id = await world().createMeetingType('Slots Refused');
 		const base = { resource: 'booking', operation: 'getSlots', meetingTypeId: byId(id) };
 		const backwards = await world().runNode({ ...base, start: '2027-03-10', end: '2027-03-09' }, world().pat());
@@ -153,6 +153,15 @@ describe('Booking: Get Open Slots', () => {
 		expect(zone.error?.message).toBe('Timezone must be an IANA time zone such as Europe/Berlin or America/New_York; "Berlin" is not');
 		const host = await world().runNode({ ...base, start: '2027-03-09', end: '2027-03-10', additionalFields: { hostIds: 'ada' } }, world().pat());
 		expect(host.error?.message).toBe('Host Names or IDs must be an ID in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc; "ada" is not');
+		// Hosts from an expression that gives the user objects instead of their IDs: the field is named, no "[object Object]".
+		const objects = await world().runNode(
+			{ ...base, start: '2027-03-09', end: '2027-03-10', additionalFields: { hostIds: '={{ $json.hosts }}' } },
+			world().pat(),
+			{ input: [{ hosts: [{ id: owner().id, name: 'Ada Admin' }] }] },
+		);
+		expect(objects.error?.message).toBe('Host Names or IDs must be an ID or a value from the list, not an object: give the ID of each object in the expression');
+		const one = await world().runNode({ ...base, start: '2027-03-09', end: '2027-03-10', additionalFields: { hostIds: '={{ { id: "x" } }}' } }, world().pat());
+		expect(one.error?.message).toBe('Host Names or IDs must be an ID or a value from the list, not an object: give the ID of each object in the expression');
 		expect(await world().requests()).toEqual([]);
 	});
 });
@@ -162,6 +171,8 @@ describe('Booking: Get Host Availability', () => {
 	const at = (time: string) => `2027-03-16T${time}:00+01:00`;
 	/** A 30-minute meeting type with 15 minutes of buffer before and 10 after. */
 	let buffered = '';
+	/** What blocks a busy stretch of Ada's: an event of hers (the one type the reference documents). */
+	const ada = () => ({ hostId: owner().id, hostName: 'Ada Admin', type: 'event', picture: null });
 
 	beforeAll(async () => {
 		const availabilities = (await world().api('GET', '/availability', ownerPat())).body;
@@ -173,7 +184,7 @@ describe('Booking: Get Host Availability', () => {
 		await world().bookAppointment(buffered, at('14:00'));
 	});
 
-	test('one item: the free and busy stretches of whole days in the user\'s time zone, each busy one with its reason', async () => {
+	test('one item: the free and busy stretches of whole days in the user\'s time zone, each busy one with the event that blocks it', async () => {
 		const { items, error } = await world().runNode(
 			{ resource: 'booking', operation: 'getHostAvailability', userId: byId(owner().id), start: '2027-03-16', end: '2027-03-16' },
 			world().pat(),
@@ -190,11 +201,10 @@ describe('Booking: Get Host Availability', () => {
 					{ start: at('11:00'), end: at('14:00') },
 					{ start: at('14:30'), end: at('17:00') },
 				],
+				// Blocked time and the appointment; the hours outside the weekly hours are in neither list.
 				unavailable: [
-					{ start: at('00:00'), end: at('09:00'), reason: 'outsideWorkingHours' },
-					{ start: at('10:00'), end: at('11:00'), reason: 'blocked' },
-					{ start: at('14:00'), end: at('14:30'), reason: 'appointment' },
-					{ start: at('17:00'), end: '2027-03-17T00:00:00+01:00', reason: 'outsideWorkingHours' },
+					{ start: at('10:00'), end: at('11:00'), unavailabilityEvent: ada() },
+					{ start: at('14:00'), end: at('14:30'), unavailabilityEvent: ada() },
 				],
 			},
 		]);
@@ -219,16 +229,9 @@ describe('Booking: Get Host Availability', () => {
 			`start=2027-03-16T08%3A00%3A00%2B01%3A00&end=2027-03-16T18%3A00%3A00%2B01%3A00&meetingTypeId=${buffered}`,
 		]);
 		// A meeting may not overlap [14:00 − 10 min after, 14:30 + 15 min before] = 13:50–14:45.
-		const stretch = (start: string, end: string, reason: string | null) => ({ start: at(start), end: at(end), available: reason === null, reason });
-		expect(items).toEqual([
-			stretch('08:00', '09:00', 'outsideWorkingHours'),
-			stretch('09:00', '10:00', null),
-			stretch('10:00', '11:00', 'blocked'),
-			stretch('11:00', '13:50', null),
-			stretch('13:50', '14:45', 'appointment'),
-			stretch('14:45', '17:00', null),
-			stretch('17:00', '18:00', 'outsideWorkingHours'),
-		]);
+		const free = (start: string, end: string) => ({ start: at(start), end: at(end), available: true, unavailabilityEvent: null });
+		const busy = (start: string, end: string) => ({ start: at(start), end: at(end), available: false, unavailabilityEvent: ada() });
+		expect(items).toEqual([free('09:00', '10:00'), busy('10:00', '11:00'), free('11:00', '13:50'), busy('13:50', '14:45'), free('14:45', '17:00')]);
 		// The open slots of that meeting type are the 30-minute grid starts whose meeting fits in a free stretch.
 		const slots = await world().api('GET', `/v4/booking-availability?meetingTypeId=${buffered}&start=2027-03-16&end=2027-03-16&hostIds=${owner().id}`, ownerPat());
 		const times = ['09:00', '09:30', '11:00', '11:30', '12:00', '12:30', '13:00', '15:00', '15:30', '16:00', '16:30'];

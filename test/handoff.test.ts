@@ -185,11 +185,11 @@ describe('Handoff: Hand Off Many', () => {
 				body: { userId: [owner().id], start: '2026-03-03T00:00:00+01:00', end: '2026-03-04T00:00:00+01:00', targetUserIds: [cleo, carl] },
 			},
 		]);
-		// 09:00 to Cleo, 10:00 to Carl (busy: conflict), 11:00 to Cleo again.
+		// 09:00 to Cleo, 10:00 to Carl (busy: conflict), 11:00 to Cleo again. The API names conflicts by ID only.
 		expect(items).toEqual([
-			{ appointmentId: nine, handedOff: true, reason: null },
-			{ appointmentId: eleven, handedOff: true, reason: null },
-			{ appointmentId: ten, handedOff: false, reason: NOT_FREE },
+			{ appointmentId: nine, handedOff: true },
+			{ appointmentId: eleven, handedOff: true },
+			{ appointmentId: ten, handedOff: false },
 		]);
 		expect((await appointment(nine)).hostIds).toEqual([cleo]);
 		expect((await appointment(ten)).hostIds).toEqual([owner().id]);
@@ -220,7 +220,7 @@ describe('Handoff: Hand Off Many', () => {
 			world().pat(),
 		);
 		expect(error).toBeUndefined();
-		expect(items).toEqual([{ success: [ten], conflicts: [{ appointmentId: elsewhere, reason: 'Not an appointment of these hosts in this period' }] }]);
+		expect(items).toEqual([{ success: [ten], conflicts: [elsewhere] }]);
 		expect((await world().requests()).map((request) => request.body)).toEqual([
 			{
 				userId: [owner().id],
@@ -243,8 +243,8 @@ describe('Handoff: Hand Off Many', () => {
 			{ timezone: 'Europe/Berlin' },
 		);
 		expect(items).toEqual([
-			{ appointmentId: first, handedOff: true, reason: null },
-			{ appointmentId: second, handedOff: true, reason: null },
+			{ appointmentId: first, handedOff: true },
+			{ appointmentId: second, handedOff: true },
 		]);
 		expect((await world().requests()).map(wire)).toEqual([
 			{
@@ -256,6 +256,24 @@ describe('Handoff: Hand Off Many', () => {
 			},
 		]);
 		expect((await appointment(second)).userId).toBe(member().id);
+	});
+
+	test('the API answers conflicts as IDs only; an answer without conflicts gives one item per handed-off appointment, and Summary an empty list', async () => {
+		const sent = await bookWith(owner().id, '2026-03-05T14:00:00+01:00');
+		const taken = await bookWith(owner().id, '2026-03-05T15:00:00+01:00');
+		await bookWith(carl, '2026-03-05T15:00:00+01:00');
+		const body = { userId: [owner().id], start: '2026-03-05T13:00:00+01:00', end: '2026-03-05T16:00:00+01:00', targetUserId: carl };
+		const direct = await world().api('POST', '/v4/handoff/bulk', ownerPat(), { body });
+		expect(direct).toEqual({ status: 200, body: { success: [sent], conflicts: [taken] } });
+
+		const answer = { success: ['3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f', '4c0e7d2f-1a5b-4d3c-8f8e-6b7c8d9e0f1a'] };
+		const parameters = { ...many, currentHostIds: [owner().id], handOffTo: 'user', targetUserId: byId(cleo) };
+		await world().control('POST', '/__sandbox/faults', { method: 'POST', path: '/v4/handoff/bulk', status: 200, body: answer, times: 2 });
+		const perAppointment = await world().runNode(parameters, world().pat());
+		expect(perAppointment.error).toBeUndefined();
+		expect(perAppointment.items).toEqual(answer.success.map((appointmentId) => ({ appointmentId, handedOff: true })));
+		const summary = await world().runNode({ ...parameters, output: 'summary' }, world().pat());
+		expect(summary.items).toEqual([{ ...answer, conflicts: [] }]);
 	});
 
 	test('refuses no current host, no new host, or End before Start before sending', async () => {

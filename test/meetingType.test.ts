@@ -93,6 +93,17 @@ describe('Meeting Type', () => {
 		expect(await world().requests()).toEqual([]);
 	});
 
+	test('a Description from an expression that gives null or nothing is sent empty, as the API requires one', async () => {
+		for (const description of ['={{ null }}', '={{ $json.missing }}']) {
+			const { error } = await world().runNode(create({ description }), world().pat());
+			expect(error).toBeUndefined();
+		}
+		expect((await world().requests()).map((r) => (r.body as IDataObject).meetingInfo)).toEqual([
+			{ name: 'Team Room', description: '', duration: 30, channel: 'phone' },
+			{ name: 'Team Room', description: '', duration: 30, channel: 'phone' },
+		]);
+	});
+
 	test('a number from an expression as text is sent as a number', async () => {
 		const { error } = await world().runNode({ resource: 'meetingType', operation: 'create', name: 'Typed', duration: '={{ "45" }}' }, world().pat());
 		expect(error).toBeUndefined();

@@ -293,6 +293,21 @@ describe('deliveries of real changes', () => {
 		});
 	});
 
+	test('a booking of a meeting type created with metadata delivers that metadata (for correlation with other systems)', async () => {
+		await subscribe('all', ['booking_created']);
+		const info = { name: 'Tagged', description: '', duration: 30, channel: 'phone' };
+		const created = await request('POST', '/v4/meeting-type', owner(), { meetingInfo: info, metadata: { crmCampaignId: 'spring-30' } });
+		const booked = await request('POST', '/v4/booking', owner(), {
+			meetingTypeId: created.body.id,
+			start: '2030-01-02T11:00:00+01:00',
+			hostIds: [seed.users.owner.id],
+			attendee: { email: 'grace@example.com', fullname: 'Grace Hopper', receiveReminders: true, notes: {} },
+		});
+		expect(booked.status).toBe(201);
+		const [delivery] = await receivedExactly(1);
+		expect(delivery.body.meetingType).toMatchObject({ id: created.body.id, metadata: { crmCampaignId: 'spring-30' } });
+	});
+
 	test('a confirmed provisional booking is booking_created', async () => {
 		await subscribe('all', ['booking_created']);
 		const meetingTypeId = (await request('GET', '/v4/meeting-type', owner())).body[0].id as string;

@@ -161,7 +161,10 @@ function boolean(value: unknown): boolean {
 /** The option whose value the given one is (an expression may give "false" for false): its own value. */
 function option(value: unknown, property: INodeProperties): unknown {
 	const options = (property.options ?? []) as INodePropertyOptions[];
-	if (!options.length || property.typeOptions?.loadOptionsMethod) return typeof value === 'string' ? value.trim() : value;
+	if (!options.length || property.typeOptions?.loadOptionsMethod) {
+		if (value !== null && typeof value === 'object') throw new InputProblem(`must be an ID or a value from the list, not ${shown(value)}: give the ID of each object in the expression`);
+		return typeof value === 'string' ? value.trim() : value;
+	}
 	const found = options.find((candidate) => candidate.value === value || String(candidate.value) === text(value));
 	if (!found) throw new InputProblem(`must be one of ${options.map((candidate) => shown(candidate.value)).join(', ')}; ${shown(value)} is not`);
 	return found.value;

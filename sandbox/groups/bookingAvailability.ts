@@ -3,6 +3,7 @@ import { Call, Group } from '../handler';
 import { hostsOf, membersOf, queueState } from '../routing';
 import { CalculationMethod, hostTimeframe, openSlots } from '../slots';
 import { MeetingType, Store } from '../store';
+import { isCalendarDate } from '../validation';
 import { companyMeetingType, companyUser } from '../visibility';
 
 /** Booking Availability V4: open slots, and one host's free and busy stretches. */
@@ -27,6 +28,18 @@ export const bookingAvailability: Group = {
 		const user = companyUser(store, actor, params.userId);
 		const meetingType = query.meetingTypeId === undefined ? undefined : companyMeetingType(store, actor, String(query.meetingTypeId));
 		return hostTimeframe(store, { hostId: user.id, meetingType, start: query.start as string, end: query.end as string, timezone: user.timezone });
+	},
+
+	/** The open slots of the user's first meeting type (its duration and availability, their appointments) as bare starts. */
+	getBookableWindows: ({ actor, params, query, store }) => {
+		const { startDate, endDate } = query;
+		if (!startDate || !endDate) throw apiError(400, 'startDate and endDate are required');
+		if (![startDate, endDate].every(isCalendarDate)) throw apiError(400, 'Invalid date format. Use YYYY-MM-DD');
+		const user = companyUser(store, actor, params.userId);
+		const [meetingType] = store.userMeetingTypes(user.id);
+		if (!meetingType || String(endDate) < String(startDate)) return { windows: [] };
+		const slots = openSlots(store, { meetingType, hostIds: [user.id], start: String(startDate), end: String(endDate), timezone: user.timezone });
+		return { windows: slots.dates.flatMap(({ spots }) => spots.map(({ startTime }) => startTime)) };
 	},
 };
 

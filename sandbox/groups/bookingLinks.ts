@@ -9,19 +9,8 @@ export const bookingLinks: Group = {
 	createOneTimeBookingLink: ({ actor, params, body, store }) => {
 		const meetingType = visibleMeetingType(store, actor, params.meetingTypeId);
 		const expiresAt = body.expiresAt as string | undefined;
-		const now = store.clock.now();
-		if (expiresAt !== undefined && Date.parse(expiresAt) <= now) throw apiError(400, 'expiresAt must be in the future');
-		const link: OneTimeLink = {
-			id: randomUUID(),
-			userId: actor.user.id,
-			url: `${BOOKING_BASE_URL}/d/${randomBytes(12).toString('hex')}`,
-			meetingTypeId: meetingType.id,
-			used: false,
-			expiresAt: expiresAt === undefined ? null : new Date(expiresAt).toISOString(),
-			createdAt: store.clock.iso(now),
-		};
-		store.oneTimeLinks.set(link.id, link);
-		return linkJson(link);
+		if (expiresAt !== undefined && Date.parse(expiresAt) <= store.clock.now()) throw apiError(400, 'expiresAt must be in the future');
+		return linkJson(newOneTimeLink(store, actor.user.id, meetingType.id, expiresAt === undefined ? null : new Date(expiresAt).toISOString()));
 	},
 
 	listOneTimeBookingLinks: ({ actor, query, store }) =>
@@ -77,6 +66,21 @@ function bookingLink(store: Store, meetingType: MeetingType) {
 }
 
 /** A link as the API shows it: without its owner. */
+/** A one-time booking link of the user for the meeting type, stored (also made by a meeting type created with `options.createOneTimeLink`). */
+export function newOneTimeLink(store: Store, userId: string, meetingTypeId: string, expiresAt: string | null): OneTimeLink {
+	const link: OneTimeLink = {
+		id: randomUUID(),
+		userId,
+		url: `${BOOKING_BASE_URL}/d/${randomBytes(12).toString('hex')}`,
+		meetingTypeId,
+		used: false,
+		expiresAt,
+		createdAt: store.clock.iso(),
+	};
+	store.oneTimeLinks.set(link.id, link);
+	return link;
+}
+
 function linkJson({ id, url, meetingTypeId, used, expiresAt, createdAt }: OneTimeLink) {
 	return { id, url, meetingTypeId, used, expiresAt, createdAt };
 }

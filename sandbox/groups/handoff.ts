@@ -24,13 +24,6 @@ interface BulkInput {
 	ignoreAvailability?: boolean;
 }
 
-interface Conflict {
-	appointmentId: string;
-	reason: string;
-}
-
-const NOT_IN_PERIOD = 'Not an appointment of these hosts in this period';
-
 /** Handoff V4: appointments moved to another host, who must be free at their time. */
 export const handoff: Group = {
 	handOffAppointment: ({ actor, body, store }) => {
@@ -82,7 +75,7 @@ export const handoff: Group = {
 			const inTurn = targets.map((_, index) => targets[(turn + index) % targets.length]);
 			const to = newHost(store, appointment, inTurn, input);
 			if (to === undefined) {
-				conflicts.push({ appointmentId: appointment.id, reason: handOffProblem(store, appointment, inTurn[0])! });
+				conflicts.push(appointment.id);
 				turn += 1;
 			} else {
 				moveHost(store, appointment, hosts.find((host) => appointment.hostIds.includes(host))!, to);
@@ -129,8 +122,9 @@ function bulkTargets(store: Store, actor: Actor, { targetUserId, targetUserIds =
 /**
  * The hosts' appointments that start in the period, by start, that the caller sees: the ones not cancelled, or only
  * those of appointmentIds (cancelled ones included, to be named as conflicts); a named one not among them is a conflict.
+ * Conflicts are appointment IDs only: the API gives no reason.
  */
-function appointmentsToMove(store: Store, actor: Actor, hosts: string[], input: BulkInput): { moving: Appointment[]; conflicts: Conflict[] } {
+function appointmentsToMove(store: Store, actor: Actor, hosts: string[], input: BulkInput): { moving: Appointment[]; conflicts: string[] } {
 	const [from, to] = [Date.parse(input.start), Date.parse(input.end)];
 	const inPeriod = [...store.appointments.values()]
 		.filter((appointment) => hosts.some((host) => appointment.hostIds.includes(host)) && canSeeAppointment(actor, appointment))
@@ -141,7 +135,7 @@ function appointmentsToMove(store: Store, actor: Actor, hosts: string[], input: 
 	const found = new Set(inPeriod.map((appointment) => appointment.id));
 	return {
 		moving: inPeriod.filter((appointment) => named.has(appointment.id)),
-		conflicts: [...named].filter((id) => !found.has(id)).map((appointmentId) => ({ appointmentId, reason: NOT_IN_PERIOD })),
+		conflicts: [...named].filter((id) => !found.has(id)),
 	};
 }
 

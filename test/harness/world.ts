@@ -257,10 +257,16 @@ export class World {
 
 	/**
 	 * Runs Scheduling Platform nodes one after the other (Items → steps[0] → steps[1] → ...), each with its
-	 * own parameters and expressions over the previous node's items. Returns every step's output items.
+	 * own parameters and expressions over the previous node's items. Returns every step's output items. The Items
+	 * node feeds `input` (one empty item by default) under its own name unless `inputName` gives another (the name
+	 * an example's expressions read, e.g. `$('New Host')`).
 	 */
-	async runChain(steps: Array<{ name: string; parameters: IDataObject }>, credential: CredentialRef): Promise<{ outputs: Record<string, IDataObject[]>; error?: NodeRun['error'] }> {
-		const nodes: INode[] = [itemsNode()];
+	async runChain(
+		steps: Array<{ name: string; parameters: IDataObject }>,
+		credential: CredentialRef,
+		options: { input?: IDataObject[]; inputName?: string } = {},
+	): Promise<{ outputs: Record<string, IDataObject[]>; error?: NodeRun['error'] }> {
+		const nodes: INode[] = [{ ...itemsNode(options.input), name: options.inputName ?? 'Items' }];
 		for (const [index, step] of steps.entries()) {
 			const node = await this.nodeWith(step.parameters, credential);
 			nodes.push({ ...node, id: `step-${index}`, name: step.name, position: [200 * (index + 1), 0] });

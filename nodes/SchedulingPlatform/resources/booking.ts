@@ -1,12 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { dateTime, endAfterStart } from '../../shared/dates';
+import { calendarDay, dateTime, endAfterStart } from '../../shared/dates';
 import type { InputCheck } from '../../shared/inputChecks';
 import { InputProblem, inputProblem } from '../../shared/inputChecks';
 import { userLocator } from '../../shared/locators';
 import { appointmentLocator, meetingTypeLocator } from '../locators';
 import type { Converter, OperationCall, ResourceDefinitions } from '../../shared/types';
-import { channelOptions } from './meetingType';
+import { channelOptions } from '../channels';
 
 /** Booking Availability V4 and Booking V4 (api-reference §2). */
 
@@ -59,9 +59,10 @@ function slotItems(answer: unknown, call: OperationCall): IDataObject[] {
 	return dates.flatMap(({ date, spots }) => spots.map(({ startTime }) => ({ startTime, date, timezone, meetingTypeId })));
 }
 
+/** A busy stretch names what blocks it: `unavailabilityEvent { hostId, hostName, type, picture }`; there is no reason field. */
 interface Timeframe {
 	available: Array<{ start: string; end: string }>;
-	unavailable: Array<{ start: string; end: string; reason: string }>;
+	unavailable: Array<{ start: string; end: string; unavailabilityEvent: IDataObject }>;
 }
 
 /** One item with the whole answer, or each stretch, free or busy, as its own item in time order (to filter or loop over). */
@@ -69,10 +70,17 @@ function timeframeItems(answer: unknown, call: OperationCall): IDataObject[] {
 	if (call.read('output') !== 'stretches') return [answer as IDataObject];
 	const { available, unavailable } = answer as Timeframe;
 	const stretches = [
-		...available.map(({ start, end }) => ({ start, end, available: true, reason: null })),
-		...unavailable.map(({ start, end, reason }) => ({ start, end, available: false, reason })),
+		...available.map(({ start, end }) => ({ start, end, available: true, unavailabilityEvent: null })),
+		...unavailable.map(({ start, end, unavailabilityEvent }) => ({ start, end, available: false, unavailabilityEvent })),
 	];
 	return stretches.sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
+}
+
+/** One item per bookable start `{ start, userId }`, or the API's `{ windows }` as one item. */
+function windowItems(answer: unknown, call: OperationCall): IDataObject[] {
+	if (call.read('output') === 'raw') return [answer as IDataObject];
+	const userId = call.request.pathParams?.userId;
+	return (answer as { windows: string[] }).windows.map((start) => ({ start, userId }));
 }
 
 const APPROVAL_MESSAGES: Record<string, string> = {
@@ -139,6 +147,17 @@ export const bookingOperations: ResourceDefinitions = {
 		},
 		check: (request) => endAfterStart(request.qs, 'start', 'end', ['Start', 'End']),
 		output: timeframeItems,
+	},
+	getBookableWindows: {
+		method: 'GET',
+		path: '/v4/user/{userId}/bookable-windows',
+		pathParams: { userId: 'userId' },
+		query: {
+			startDate: { param: 'startDate', check: 'required', convert: calendarDay },
+			endDate: { param: 'endDate', check: 'required', convert: calendarDay },
+		},
+		check: (request) => endAfterStart(request.qs, 'startDate', 'endDate', ['Start Date', 'End Date']),
+		output: windowItems,
 	},
 	getSlots: {
 		method: 'GET',
@@ -224,9 +243,15 @@ export const bookingProperties: INodeProperties[] = [
 		options: [
 			{ name: 'Create', value: 'create', description: 'Book a meeting type for an attendee at an open slot', action: 'Create a booking' },
 			{
+				name: 'Get Bookable Windows',
+				value: 'getBookableWindows',
+				description: 'List every start time at which a user can be booked between two days',
+				action: 'Get the bookable windows of a user',
+			},
+			{
 				name: 'Get Host Availability',
 				value: 'getHostAvailability',
-				description: 'Get the free and busy stretches of one host between two times, with the reason for each busy one',
+				description: 'Get the free and busy stretches of one host between two times, with what blocks each busy one',
 				action: 'Get the availability of a host',
 			},
 			{ name: 'Get Open Slots', value: 'getSlots', description: 'List the times a meeting type can be booked', action: 'Get open slots' },
@@ -249,11 +274,29 @@ export const bookingProperties: INodeProperties[] = [
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		displayOptions: show(['getHostAvailability']),
-		description: 'The host whose free and busy times to read; any user of the company',
+		displayOptions: show(['getBookableWindows', 'getHostAvailability']),
+		description: 'The host whose times to read; any user of the company',
 		...userLocator,
 	},
 	...rangeFields('getHostAvailability', 'the user\'s time zone. A date and time without an offset is read in the workflow\'s time zone'),
+	{
+		displayName: 'Start Date',
+		name: 'startDate',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		displayOptions: show(['getBookableWindows']),
+		description: 'First day to look at (YYYY-MM-DD; a time of day is ignored)',
+	},
+	{
+		displayName: 'End Date',
+		name: 'endDate',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		displayOptions: show(['getBookableWindows']),
+		description: 'Last day to look at, included (YYYY-MM-DD; a time of day is ignored)',
+	},
 	...rangeFields('getSlots', 'the time zone below'),
 	{
 		displayName: 'Timezone',
@@ -502,11 +545,24 @@ export const bookingProperties: INodeProperties[] = [
 			{
 				name: 'One Item per Stretch',
 				value: 'stretches',
-				description: 'Each free or busy stretch as its own item in time order ({ start, end, available, reason }), ready to filter or loop over',
+				description:
+					'Each free or busy stretch as its own item in time order ({ start, end, available, unavailabilityEvent }), ready to filter or loop over',
 			},
 		],
 		default: 'answer',
 		displayOptions: show(['getHostAvailability']),
 		description: 'How the host\'s stretches come out of the node',
+	},
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		options: [
+			{ name: 'One Item per Window', value: 'windows', description: 'Each bookable start as its own item ({ start, userId }), ready to loop over' },
+			{ name: 'Raw Answer', value: 'raw', description: 'The API\'s answer ({ windows }) as one item' },
+		],
+		default: 'windows',
+		displayOptions: show(['getBookableWindows']),
+		description: 'How the bookable starts come out of the node',
 	},
 ];

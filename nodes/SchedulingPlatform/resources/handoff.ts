@@ -6,19 +6,17 @@ import { appointmentLocator } from '../locators';
 import type { OperationCall, ResourceDefinitions } from '../../shared/types';
 import { idList } from './booking';
 
+/** The API's answer: the IDs handed off and the IDs not handed off because of a conflict (no reason; `conflicts` may be absent). */
 interface BulkAnswer {
 	success: string[];
-	conflicts: Array<{ appointmentId: string; reason: string }>;
+	conflicts?: string[];
 }
 
-/** One item per appointment (handed off, or the conflict's reason), or one item with both lists. */
+/** One item per appointment ID with its outcome, or one item with both lists (`conflicts` [] when the API leaves it out). */
 function bulkItems(answer: unknown, call: OperationCall): IDataObject[] {
-	if (call.read('output') === 'summary') return [answer as IDataObject];
-	const { success, conflicts } = answer as BulkAnswer;
-	return [
-		...success.map((appointmentId) => ({ appointmentId, handedOff: true, reason: null })),
-		...conflicts.map(({ appointmentId, reason }) => ({ appointmentId, handedOff: false, reason })),
-	];
+	const { success, conflicts = [] } = answer as BulkAnswer;
+	if (call.read('output') === 'summary') return [{ ...(answer as IDataObject), conflicts }];
+	return [...success.map((appointmentId) => ({ appointmentId, handedOff: true })), ...conflicts.map((appointmentId) => ({ appointmentId, handedOff: false }))];
 }
 
 /** Handoff V4 (api-reference §2): appointments moved to another host. */
@@ -245,9 +243,9 @@ export const handoffProperties: INodeProperties[] = [
 			{
 				name: 'One Item per Appointment',
 				value: 'perAppointment',
-				description: 'Each item: appointmentId, handedOff, and the reason of a conflict (null when handed off)',
+				description: 'Each item: appointmentId and handedOff (false for a conflict; the API gives no reason)',
 			},
-			{ name: 'Summary', value: 'summary', description: 'One item with the API\'s success and conflicts lists' },
+			{ name: 'Summary', value: 'summary', description: 'One item with the API\'s lists of appointment IDs: success and conflicts' },
 		],
 		default: 'perAppointment',
 		displayOptions: show(['handOffMany']),

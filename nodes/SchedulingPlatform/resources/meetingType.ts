@@ -1,8 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { byName } from '../../shared/fields';
 import { getManyFields } from '../../shared/getMany';
 import { inputProblem } from '../../shared/inputChecks';
-import type { InputReader, OperationCall, ResourceDefinitions } from '../../shared/types';
+import type { InputReader, OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
+import { bookingOptionsProperty, channelAvailabilities, createOnlyFields, durationList, inviteAndPlaceFields, locationList, metadataEntries } from '../bookingOptions';
+import { channelOptions } from '../channels';
+import { weekFrom, weeklyHoursProblem, weeklyHoursProperties } from '../weeklyHours';
 
 /**
  * Read only for the Custom channel: the link field is hidden, and unset, for the others. It is not marked required:
@@ -40,6 +44,38 @@ function meetingInfoProblem(request: OperationCall['request'], creating: boolean
 	return channelProblem(info, creating) ?? redirectProblem(info, creating);
 }
 
+/** On Create: new weekly hours (an inline availability) or an existing availability, not both; the hours checked. */
+function availabilityProblem(request: OperationCall['request'], input: InputReader): string | undefined {
+	const inline = request.body?.availability as IDataObject | undefined;
+	if (inline && request.body?.availabilityId) {
+		return `${input.label('setWeeklyHours')} gives the meeting type new hours and Availability (Additional Fields) picks existing ones: use one of them`;
+	}
+	return weeklyHoursProblem(inline?.schedule, input);
+}
+
+/** `meetingOptions` (Booking Options) and the calendar invite and locations (in `fields`): the same keys on Create and Update. */
+function bookingOptionsBody(fields: 'additionalFields' | 'updateFields'): Record<string, ParamSource> {
+	return {
+		'meetingOptions.allowedDurations': { param: 'bookingOptions.allowedDurations', convert: durationList },
+		'meetingOptions.allowSelectChannel': 'bookingOptions.allowSelectChannel',
+		'meetingOptions.allowHostSelection': 'bookingOptions.allowHostSelection',
+		'meetingOptions.forceHostSelection': 'bookingOptions.forceHostSelection',
+		'meetingOptions.allowedChannels': 'bookingOptions.allowedChannels',
+		'meetingOptions.allowAddingGuests': 'bookingOptions.allowAddingGuests',
+		'meetingOptions.doubleOptIn': 'bookingOptions.doubleOptIn',
+		'meetingOptions.requireHostConfirmation': 'bookingOptions.requireHostConfirmation',
+		'meetingOptions.enableClusterMeeting': 'bookingOptions.enableClusterMeeting',
+		'meetingOptions.enableBufferCarryOver': 'bookingOptions.enableBufferCarryOver',
+		'meetingOptions.maxBufferCarryOverDelay': 'bookingOptions.maxBufferCarryOverDelay',
+		'meetingOptions.allowPhoneOnlyBooking': 'bookingOptions.allowPhoneOnlyBooking',
+		'meetingOptions.channelAvailabilities': { param: 'bookingOptions.channelAvailabilities', convert: channelAvailabilities },
+		locations: { param: `${fields}.locations`, convert: locationList },
+		'ics.title': `${fields}.icsTitle`,
+		'ics.description': `${fields}.icsDescription`,
+		'ics.location': `${fields}.icsLocation`,
+	};
+}
+
 /** Meeting Type V4 (api-reference §2). The list is a bare array: Limit is applied by the node. */
 export const meetingTypeOperations: ResourceDefinitions = {
 	create: {
@@ -47,7 +83,7 @@ export const meetingTypeOperations: ResourceDefinitions = {
 		path: '/v4/meeting-type',
 		body: {
 			'meetingInfo.name': { param: 'name', check: 'required' },
-			'meetingInfo.description': { param: 'description', sendEmpty: true },
+			'meetingInfo.description': 'description',
 			'meetingInfo.duration': 'duration',
 			'meetingInfo.channel': 'channel',
 			'meetingInfo.customChannelLink': { param: 'channel', convert: customChannelLink },
@@ -61,8 +97,18 @@ export const meetingTypeOperations: ResourceDefinitions = {
 			'meetingInfo.color': 'additionalFields.color',
 			spots: 'additionalFields.spots',
 			availabilityId: 'additionalFields.availabilityId',
+			'availability.name': 'availabilityName',
+			'availability.timezone': { param: 'availabilityTimezone', check: 'timezone' },
+			'availability.schedule': { param: 'setWeeklyHours', convert: (set, input) => (set ? weekFrom(input) : undefined) },
+			...bookingOptionsBody('additionalFields'),
+			metadata: { param: 'additionalFields.metadata', convert: metadataEntries },
+			'options.createOneTimeLink': 'additionalFields.createOneTimeLink',
 		},
-		check: (request) => meetingInfoProblem(request, true),
+		check: (request, input) => meetingInfoProblem(request, true) ?? availabilityProblem(request, input),
+		// The API requires a description and takes an empty one: empty, or null from an expression, is sent as "".
+		prepare: async ({ request }) => {
+			(request.body!.meetingInfo as IDataObject).description ??= '';
+		},
 	},
 	delete: { method: 'DELETE', path: '/v4/meeting-type/{id}', pathParams: { id: 'meetingTypeId' } },
 	get: { method: 'GET', path: '/v4/meeting-type/{id}', pathParams: { id: 'meetingTypeId' } },
@@ -88,33 +134,20 @@ export const meetingTypeOperations: ResourceDefinitions = {
 			slug: 'updateFields.slug',
 			spots: 'updateFields.spots',
 			enabled: 'updateFields.enabled',
+			availabilityId: 'updateFields.availabilityId',
+			internalNotes: 'updateFields.internalNotes',
+			...bookingOptionsBody('updateFields'),
+			timeslotInterval: 'bookingOptions.timeslotInterval',
+			bookingMinimum: 'bookingOptions.bookingMinimum',
+			'daysIntoFuture.mode': 'bookingOptions.daysIntoFutureMode',
+			'daysIntoFuture.bookingLimit': 'bookingOptions.daysIntoFutureBookingLimit',
+			'daysIntoFuture.rangeMin': 'bookingOptions.daysIntoFutureRangeMin',
+			'daysIntoFuture.rangeMax': 'bookingOptions.daysIntoFutureRangeMax',
+			'daysIntoFuture.countMode': 'bookingOptions.daysIntoFutureCountMode',
 		},
 		check: (request) => meetingInfoProblem(request, false),
 	},
 };
-
-/** Where a meeting takes place (meetingInfo.channel): every value of the reference, shared with Booking → Create. */
-export const channelOptions = [
-	{ name: 'Alfaview', value: 'alfaview' },
-	{ name: 'Connect', value: 'connect' },
-	{ name: 'Custom', value: 'custom' },
-	{ name: 'Google Meet', value: 'google' },
-	{ name: 'In Person (Attendee Location)', value: 'local-attendee' },
-	{ name: 'In Person (Host Location)', value: 'local' },
-	{ name: 'Jitsi', value: 'jitsi' },
-	{ name: 'KMeet', value: 'kmeet' },
-	{ name: 'Messenger', value: 'messenger' },
-	{ name: 'Microsoft Teams (Business)', value: 'teamsForBusiness2' },
-	{ name: 'Microsoft Teams (Exchange)', value: 'teams2ForExchange' },
-	{ name: 'Nextcloud Talk', value: 'nextcloudTalk' },
-	{ name: 'OpenTalk', value: 'openTalk' },
-	{ name: 'Phone (Attendee Calls)', value: 'phone-incoming' },
-	{ name: 'Phone (Host Calls)', value: 'phone' },
-	{ name: 'Resource (Room or Equipment)', value: 'resource' },
-	{ name: 'Webex', value: 'webex' },
-	{ name: 'Whereby', value: 'whereby' },
-	{ name: 'Zoom', value: 'zoom' },
-];
 
 const stayWithinHoursField: INodeProperties = {
 	displayName: 'Buffers Stay Within Working Hours',
@@ -157,6 +190,31 @@ const redirectFields: INodeProperties[] = [
 		description: 'Web address people are sent to after booking; needs Redirect After Booking on',
 	},
 ];
+
+/** The availability picker of Additional Fields (Create) and Update Fields. */
+function availabilityField(description: string): INodeProperties {
+	return {
+		displayName: 'Availability',
+		name: 'availabilityId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchAvailabilities', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
+			},
+		],
+	};
+}
 
 export const meetingTypeProperties: INodeProperties[] = [
 	{
@@ -223,34 +281,43 @@ export const meetingTypeProperties: INodeProperties[] = [
 		description: 'Web address where the meeting takes place; required for the Custom channel',
 	},
 	{
+		displayName: 'Set Weekly Hours',
+		name: 'setWeeklyHours',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { resource: ['meetingType'], operation: ['create'] } },
+		description: 'Whether to give the meeting type weekly hours of its own (a new availability created with it); when off, it uses the user\'s default availability or the one picked under Additional Fields',
+	},
+	...weeklyHoursProperties({ resource: ['meetingType'], operation: ['create'], setWeeklyHours: [true] }),
+	{
+		displayName: 'Availability Name',
+		name: 'availabilityName',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Intro Call Hours',
+		displayOptions: { show: { resource: ['meetingType'], operation: ['create'], setWeeklyHours: [true] } },
+		description: 'Name of the availability created with the meeting type',
+	},
+	{
+		displayName: 'Availability Timezone',
+		name: 'availabilityTimezone',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Europe/Berlin',
+		displayOptions: { show: { resource: ['meetingType'], operation: ['create'], setWeeklyHours: [true] } },
+		description: 'IANA time zone the weekly hours are meant in',
+	},
+	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions: { show: { resource: ['meetingType'], operation: ['create'] } },
-		options: [
-			{
-				displayName: 'Availability',
-				name: 'availabilityId',
-				type: 'resourceLocator',
-				default: { mode: 'list', value: '' },
-				description: 'Availability whose hours the meeting type uses; the user\'s default when empty',
-				modes: [
-					{
-						displayName: 'From List',
-						name: 'list',
-						type: 'list',
-						typeOptions: { searchListMethod: 'searchAvailabilities', searchable: true },
-					},
-					{
-						displayName: 'By ID',
-						name: 'id',
-						type: 'string',
-						placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
-					},
-				],
-			},
+		options: byName([
+			availabilityField('Availability whose hours the meeting type uses; the user\'s default when empty. Not with Set Weekly Hours.'),
 			{
 				displayName: 'Buffer After (Minutes)',
 				name: 'bufferAfter',
@@ -284,8 +351,11 @@ export const meetingTypeProperties: INodeProperties[] = [
 				default: 1,
 				description: 'How many attendees can book the same time (group meetings)',
 			},
-		],
+			...inviteAndPlaceFields,
+			...createOnlyFields,
+		]),
 	},
+	bookingOptionsProperty('create'),
 	{
 		displayName: 'Meeting Type',
 		name: 'meetingTypeId',
@@ -317,7 +387,8 @@ export const meetingTypeProperties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions: { show: { resource: ['meetingType'], operation: ['update'] } },
-		options: [
+		options: byName([
+			availabilityField('Availability whose hours the meeting type uses from now on'),
 			{
 				displayName: 'Buffer After (Minutes)',
 				name: 'bufferAfter',
@@ -376,6 +447,16 @@ export const meetingTypeProperties: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
 				default: 1,
 			},
-		],
+			{
+				displayName: 'Internal Notes',
+				name: 'internalNotes',
+				type: 'string',
+				typeOptions: { rows: 3 },
+				default: '',
+				description: 'Notes for the team, not shown to people who book',
+			},
+			...inviteAndPlaceFields,
+		]),
 	},
+	bookingOptionsProperty('update'),
 ];

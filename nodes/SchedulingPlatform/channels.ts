@@ -1,0 +1,22 @@
+/** Where a meeting takes place (meetingInfo.channel): every value of the reference, shared by Meeting Type, Booking → Create, User → Create and the booking options. */
+export const channelOptions = [
+	{ name: 'Alfaview', value: 'alfaview' },
+	{ name: 'Connect', value: 'connect' },
+	{ name: 'Custom', value: 'custom' },
+	{ name: 'Google Meet', value: 'google' },
+	{ name: 'In Person (Attendee Location)', value: 'local-attendee' },
+	{ name: 'In Person (Host Location)', value: 'local' },
+	{ name: 'Jitsi', value: 'jitsi' },
+	{ name: 'KMeet', value: 'kmeet' },
+	{ name: 'Messenger', value: 'messenger' },
+	{ name: 'Microsoft Teams (Business)', value: 'teamsForBusiness2' },
+	{ name: 'Microsoft Teams (Exchange)', value: 'teams2ForExchange' },
+	{ name: 'Nextcloud Talk', value: 'nextcloudTalk' },
+	{ name: 'OpenTalk', value: 'openTalk' },
+	{ name: 'Phone (Attendee Calls)', value: 'phone-incoming' },
+	{ name: 'Phone (Host Calls)', value: 'phone' },
+	{ name: 'Resource (Room or Equipment)', value: 'resource' },
+	{ name: 'Webex', value: 'webex' },
+	{ name: 'Whereby', value: 'whereby' },
+	{ name: 'Zoom', value: 'zoom' },
+];
