@@ -50,7 +50,7 @@ function availabilityProblem(request: OperationCall['request'], input: InputRead
 	if (inline && request.body?.availabilityId) {
 		return `${input.label('setWeeklyHours')} gives the meeting type new hours and Availability (Additional Fields) picks existing ones: use one of them`;
 	}
-	return weeklyHoursProblem(inline?.schedule, input);
+	return weeklyHoursProblem(inline?.schedule);
 }
 
 /** `meetingOptions` (Booking Options) and the calendar invite and locations (in `fields`): the same keys on Create and Update. */
