@@ -4,9 +4,11 @@ import { asTenant, freshTenant } from './harness/crm';
 import { byId, useWorld, wire } from './harness/world';
 
 /**
- * The Routing node (api-reference §7, Beta) through n8n's engine: every operation with its exact requests, the
- * toggles made safe (Add Host twice leaves the host in; removing an absent host sends no write), the abandoned-booking
- * follow-up as chained nodes, a provisional booking whose slot was taken, and a booking through the meeting type's queue.
+ * The Routing node (api-reference §7, Beta) through n8n's engine: every operation with its exact requests (Pending
+ * Attendee in routingPending.test.ts), the toggles made safe (Add Host twice leaves the host in; removing an absent host
+ * sends no write), priorities and custom meeting links, a Workspace ID of dots refused, a template's name in
+ * meetingInfo.name, the abandoned-booking follow-up as chained nodes, a provisional booking whose slot was taken, the
+ * editor's lists, and a booking through the meeting type's queue.
  */
 
 const world = useWorld();
