@@ -8,12 +8,14 @@ import { MeetingType, perStore, Store, User } from './store';
  * Routing (api-reference §7, Beta): the queue of a meeting type, its groups, and how a booking through the queue
  * picks its host (designed, for the sandbox). A member is a user or a group; a group counts as one member whose
  * users must all be free, hosted by its main host (else its first user).
+ * Priority first (known, api-reference §7): among the members free for the slot, a higher `userPriorities` value (1–3,
+ * 3 the highest) is booked first, members without one (groups too) last; among equal priorities the type's own order:
  * - simpleRoundRobin: members in turn (the order they joined), the next free one after the last pick;
  * - equalDistribution: the free member with the fewest picks in the distribution period (day, week, month of the
- *   sandbox clock, UTC), ties by priority (1 first), then by turn;
+ *   sandbox clock, UTC), ties by turn;
  * - advancedRoundRobin: smooth weighted round robin on the capacities (a group's own capacity): each pick adds every
  *   member's capacity to its credit and takes the free member with the most, which then pays the total; over N
- *   picks each member gets N × capacity / total (within one pick), ties by priority, then by turn.
+ *   picks each member gets N × capacity / total (within one pick), ties by turn.
  * Every pick appends a roundRobinEntries row with its selectionReason.
  */
 
@@ -104,8 +106,15 @@ function capacityOf(store: Store, queue: Queue, member: Member): number {
 	return queue.userCapacities.find((entry) => entry.userId === member.userId)?.capacity ?? 1;
 }
 
+/** A member's priority, 1 to 3 (3 booked first); 0 for a member without one (booked last). */
 function priorityOf(queue: Queue, member: Member): number {
-	return queue.userPriorities.find((entry) => entry.userId === member.userId)?.priority ?? 2;
+	return queue.userPriorities.find((entry) => entry.userId === member.userId)?.priority ?? 0;
+}
+
+/** A pick's reason: with priorities set, the priority decided first and the type's order after it. */
+function reasonOf(queue: Queue, member: Member, reason: string): string {
+	if (!queue.userPriorities.length) return reason;
+	return `Priority ${priorityOf(queue, member) || 'none'}, then ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`;
 }
 
 function periodStart(queue: Queue, now: number): string {
@@ -129,20 +138,18 @@ function ranking(store: Store, state: QueueState, credits: Map<string, number>, 
 	const members = membersOf(queue);
 	if (!members.length) return [];
 	const position = (member: Member) => (members.indexOf(member) - turn + members.length) % members.length;
-	if (queue.type === 'simpleRoundRobin') {
-		return [...members].sort((a, b) => position(a) - position(b)).map((member) => ({ member, reason: 'Next in turn (simple round robin)' }));
-	}
+	const ranked = (order: (a: Member, b: Member) => number, reason: (member: Member) => string): Ranked[] =>
+		[...members]
+			.sort((a, b) => priorityOf(queue, b) - priorityOf(queue, a) || order(a, b) || position(a) - position(b))
+			.map((member) => ({ member, reason: reasonOf(queue, member, reason(member)) }));
+	if (queue.type === 'simpleRoundRobin') return ranked(() => 0, () => 'Next in turn (simple round robin)');
 	if (queue.type === 'equalDistribution') {
 		const count = (member: Member) => counts.get(member.key) ?? 0;
-		return [...members]
-			.sort((a, b) => count(a) - count(b) || priorityOf(queue, a) - priorityOf(queue, b) || position(a) - position(b))
-			.map((member) => ({ member, reason: `Fewest bookings this ${queue.distributionPeriod} (${count(member)})` }));
+		return ranked((a, b) => count(a) - count(b), (member) => `Fewest bookings this ${queue.distributionPeriod} (${count(member)})`);
 	}
 	const total = members.reduce((sum, member) => sum + capacityOf(store, queue, member), 0);
 	const credit = (member: Member) => (credits.get(member.key) ?? 0) + capacityOf(store, queue, member);
-	return [...members]
-		.sort((a, b) => credit(b) - credit(a) || priorityOf(queue, a) - priorityOf(queue, b) || position(a) - position(b))
-		.map((member) => ({ member, reason: `Weighted turn: capacity ${capacityOf(store, queue, member)} of ${total}` }));
+	return ranked((a, b) => credit(b) - credit(a), (member) => `Weighted turn: capacity ${capacityOf(store, queue, member)} of ${total}`);
 }
 
 /** The picks in the current distribution period, by member key. */
@@ -244,16 +251,17 @@ export function queueState(store: Store, companyId: string, queueId: string): Qu
 	return state;
 }
 
-const summary = (user: User) => ({ id: user.id, givenName: user.givenName, familyName: user.familyName, slug: user.slug, userType: user.userType, picture: user.picture });
+/** A user as queues and provisional bookings show them. */
+export const userSummary = (user: User) => ({ id: user.id, givenName: user.givenName, familyName: user.familyName, slug: user.slug, userType: user.userType, picture: user.picture });
 
 /** A group as answered, with its users' summaries. */
 export function groupAnswer(store: Store, group: QueueUserGroup) {
-	return { ...group, users: group.userIds.map((id) => store.users.get(id)).filter((user): user is User => Boolean(user)).map(summary) };
+	return { ...group, users: group.userIds.map((id) => store.users.get(id)).filter((user): user is User => Boolean(user)).map(userSummary) };
 }
 
 /** A queue as answered: its users and groups spelled out (api-spec Queue; a group's `name` is designed). */
 export function queueAnswer(store: Store, queue: Queue) {
 	const groups = queue.userGroupIds.map((id) => routingOf(store).groups.get(id)).filter((group): group is QueueUserGroup => Boolean(group));
 	const users = queue.userIds.map((id) => store.users.get(id)).filter((user): user is User => Boolean(user));
-	return { ...queue, users: users.map(summary), userGroups: groups.map((group) => ({ id: group.id, name: group.name, userIds: group.userIds, users: groupAnswer(store, group).users })) };
+	return { ...queue, users: users.map(userSummary), userGroups: groups.map((group) => ({ id: group.id, name: group.name, userIds: group.userIds, users: groupAnswer(store, group).users })) };
 }

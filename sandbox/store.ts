@@ -223,6 +223,9 @@ export interface ProvisionalBooking {
 	end: string;
 	hostIds: string[];
 	attendee: Record<string, unknown>;
+	/** The queue the booking went through, and its pick (null for hosts named directly). */
+	queueId: string | null;
+	queueBookingInfo: { userIds: string[]; selectionReason: string; groupId: string | null } | null;
 	createdAt: string;
 }
 

@@ -121,7 +121,7 @@ async function addDemoData(sandboxUrl: string, seed: Seed): Promise<void> {
 	const overdue = await call('POST', '/invoicing/documents', { type: 'invoice', contactId, issueDate: day(-30), dueDate: day(-16), lineItems: [{ description: 'Workshop day', quantity: 1, unitPrice: 950 }] });
 	await call('POST', `/invoicing/documents/${String(overdue.id)}/finalise`);
 	await call('POST', `/invoicing/documents/${String(overdue.id)}/send`, {});
-	await call('POST', '/v4/attendee/pending', { email: 'dorothy.vaughan@client.example', firstname: 'Dorothy', lastname: 'Vaughan', phone: '+4915790002222' });
+	await call('POST', '/v4/attendee/pending', { email: 'dorothy.vaughan@client.example', firstname: 'Dorothy', lastname: 'Vaughan', phone: '+4915790002222', notes: { Company: 'NACA' } });
 	await bookAt(call, seed, { email: 'annie.easley@client.example', firstname: 'Annie', lastname: 'Easley' }, endedJustNow);
 }
 

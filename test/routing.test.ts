@@ -4,9 +4,11 @@ import { asTenant, freshTenant } from './harness/crm';
 import { byId, useWorld, wire } from './harness/world';
 
 /**
- * The Routing node (api-reference §7, Beta) through n8n's engine: every operation with its exact requests, the
- * toggles made safe (Add Host twice leaves the host in; removing an absent host sends no write), the abandoned-booking
- * follow-up as chained nodes, a provisional booking whose slot was taken, and a booking through the meeting type's queue.
+ * The Routing node (api-reference §7, Beta) through n8n's engine: every operation with its exact requests (Pending
+ * Attendee in routingPending.test.ts), the toggles made safe (Add Host twice leaves the host in; removing an absent host
+ * sends no write), priorities and custom meeting links, a Workspace ID of dots refused, a template's name in
+ * meetingInfo.name, the abandoned-booking follow-up as chained nodes, a provisional booking whose slot was taken, the
+ * editor's lists, and a booking through the meeting type's queue.
  */
 
 const world = useWorld();
@@ -65,12 +67,23 @@ describe('Routing: Queue', () => {
 			type: 'advancedRoundRobin',
 			distributionPeriod: 'week',
 			userCapacities: { capacity: [{ userId: hosts[0], capacity: 1 }, { userId: hosts[1], capacity: 2 }] },
-			userPriorities: { priority: [{ userId: hosts[1], priority: 1 }] },
+			userPriorities: { priority: [{ userId: hosts[0], priority: 2 }, { userId: hosts[1], priority: 2 }] },
 		};
 		const updated = await world().runNode({ resource: 'queue', operation: 'updateSettings', meetingTypeId: byId(meetingTypeId), settings }, credential);
 		expect(updated.error).toBeUndefined();
-		expect((await world().requests()).map((request) => request.body)).toEqual([
-			{ type: 'advancedRoundRobin', userCapacities: [{ userId: hosts[0], capacity: 1 }, { userId: hosts[1], capacity: 2 }], userPriorities: [{ userId: hosts[1], priority: 1 }], distributionPeriod: 'week' },
+		expect((await world().requests()).map(wire)).toEqual([
+			{
+				method: 'PATCH',
+				path: `/v4/queue/meeting-type/${meetingTypeId}`,
+				query: '',
+				headers: world().patHeaders(tenant.token, true),
+				body: {
+					type: 'advancedRoundRobin',
+					userCapacities: [{ userId: hosts[0], capacity: 1 }, { userId: hosts[1], capacity: 2 }],
+					userPriorities: [{ userId: hosts[0], priority: 2 }, { userId: hosts[1], priority: 2 }],
+					distributionPeriod: 'week',
+				},
+			},
 		]);
 		const queueId = String(updated.items[0].id);
 		const got = await world().runNode({ resource: 'queue', operation: 'get', queueId: byId(queueId) }, credential);
@@ -83,13 +96,58 @@ describe('Routing: Queue', () => {
 		expect(workspace.items.map((item) => item.id)).toEqual([queueId]);
 		expect((await world().requests()).map((request) => request.path)).toEqual(['/v4/queue/workspace/ws-sales']);
 		const next = await world().runNode({ resource: 'queue', operation: 'getNextHosts', queueId: byId(queueId) }, credential);
+		// Equal priorities: the type's own order decides (weighted by capacity).
 		expect(next.items.slice(0, 3)).toEqual([
-			{ position: 1, userId: hosts[1], groupId: null, selectionReason: 'Weighted turn: capacity 2 of 3' },
-			{ position: 2, userId: hosts[0], groupId: null, selectionReason: 'Weighted turn: capacity 1 of 3' },
-			{ position: 3, userId: hosts[1], groupId: null, selectionReason: 'Weighted turn: capacity 2 of 3' },
+			{ position: 1, userId: hosts[1], groupId: null, selectionReason: 'Priority 2, then weighted turn: capacity 2 of 3' },
+			{ position: 2, userId: hosts[0], groupId: null, selectionReason: 'Priority 2, then weighted turn: capacity 1 of 3' },
+			{ position: 3, userId: hosts[1], groupId: null, selectionReason: 'Priority 2, then weighted turn: capacity 2 of 3' },
 		]);
 		const stranger = await world().runNode({ resource: 'queue', operation: 'updateSettings', meetingTypeId: byId(meetingTypeId), settings: { userCapacities: { capacity: [{ userId: world().seed.users.owner.id, capacity: 2 }] } } }, credential);
 		expect(stranger.error?.message).toMatch(/^(User not found|userCapacities\.0\.userId is not a host of this queue) \(HTTP 40[04]\)$/);
+	});
+
+	test('Update Settings: a higher priority is booked first (Get Next Hosts shows it); a custom meeting link may be empty, any other must be a web address', async () => {
+		const { tenant, hosts, meetingTypeId } = await team();
+		const credential = world().pat(tenant.token);
+		for (const userId of hosts) await call(tenant, 'PATCH', `/v4/queue/meeting-type/${meetingTypeId}`, { userId });
+		await world().clearRequests();
+		const settings = {
+			userPriorities: { priority: [{ userId: hosts[1], priority: 3 }] },
+			userCustomLinks: { link: [{ userId: hosts[0], link: '' }, { userId: hosts[1], link: 'https://zoom.us/j/1234567890' }] },
+		};
+		const updated = await world().runNode({ resource: 'queue', operation: 'updateSettings', meetingTypeId: byId(meetingTypeId), settings }, credential);
+		expect(updated.error).toBeUndefined();
+		expect((await world().requests()).map((request) => request.body)).toEqual([
+			{ userPriorities: [{ userId: hosts[1], priority: 3 }], userCustomLinks: [{ userId: hosts[0], link: '' }, { userId: hosts[1], link: 'https://zoom.us/j/1234567890' }] },
+		]);
+		expect(updated.items[0]).toMatchObject({ userCustomLinks: [{ userId: hosts[0], link: '' }, { userId: hosts[1], link: 'https://zoom.us/j/1234567890' }] });
+		// hosts[0] joined first, so simple round robin would start with them: the priority 3 of hosts[1] goes first.
+		const next = await world().runNode({ resource: 'queue', operation: 'getNextHosts', queueId: byId(String(updated.items[0].id)) }, credential);
+		expect(next.items.slice(0, 2)).toEqual([
+			{ position: 1, userId: hosts[1], groupId: null, selectionReason: 'Priority 3, then next in turn (simple round robin)' },
+			{ position: 2, userId: hosts[1], groupId: null, selectionReason: 'Priority 3, then next in turn (simple round robin)' },
+		]);
+		await world().clearRequests();
+		const notALink = await world().runNode({ resource: 'queue', operation: 'updateSettings', meetingTypeId: byId(meetingTypeId), settings: { userCustomLinks: { link: [{ userId: hosts[0], link: 'zoom room 4' }] } } }, credential);
+		expect(notALink.error?.message).toBe('Host Custom Meeting Links need a Meeting Link in row 1 that is empty or a web address starting with https:// or http://');
+		expect(await world().requests()).toEqual([]);
+	});
+
+	test('Get Many of a workspace refuses the Workspace ID ".." or "." before sending (it would read /v4/queue/); an ID from an answer that would change a path is refused by the path builder', async () => {
+		const { tenant, hosts, meetingTypeId } = await team();
+		const credential = world().pat(tenant.token);
+		for (const workspaceId of ['..', '.', '={{ ".." }}']) {
+			const escaped = await world().runNode({ resource: 'queue', operation: 'getAll', scope: 'workspace', workspaceId, returnAll: true }, credential);
+			expect(escaped.error?.message).toBe(`Workspace ID cannot be "${workspaceId === '.' ? '.' : '..'}": enter the ID of an existing item`);
+		}
+		expect(await world().requests()).toEqual([]);
+		// A hook's path ID from an answer: the meeting type answers a queueId of "..".
+		const meetingType = await call(tenant, 'GET', `/v4/meeting-type/${meetingTypeId}`);
+		await world().clearRequests();
+		await world().control('POST', '/__sandbox/faults', { method: 'GET', path: `/v4/meeting-type/${meetingTypeId}`, status: 200, body: { ...meetingType, queueId: '..' } });
+		const added = await world().runNode({ resource: 'queue', operation: 'addHost', meetingTypeId: byId(meetingTypeId), userId: byId(hosts[1]) }, credential);
+		expect(added.error).toMatchObject({ message: 'The queueId in the path /v4/queue/{queueId} cannot be ".."' });
+		expect((await world().requests()).map((request) => `${request.method} ${request.path}`)).toEqual([`GET /v4/meeting-type/${meetingTypeId}`]);
 	});
 
 	test('a booking by the scheduling node without hosts takes the meeting type\'s queue, and the queue picks the host', async () => {
@@ -139,39 +197,81 @@ describe('Routing: Queue User Group', () => {
 	});
 });
 
-describe('Routing: Meeting Type Template, Pending Attendee, Provisional Booking', () => {
-	test('Template Create, Get Many, Update, Assign to User (the user gets a meeting type)', async () => {
+describe('Routing: Meeting Type Template, Provisional Booking', () => {
+	test('Template Create (the name is meetingInfo.name; description and channel always sent), Get Many, Update (a rename through meetingInfo.name), Assign to User (the user gets a meeting type of that name)', async () => {
 		const { tenant, hosts } = await team();
 		const credential = world().pat(tenant.token);
-		const created = await world().runNode({ resource: 'meetingTypeTemplate', operation: 'create', name: 'Discovery call', duration: 45, additionalFields: { channel: 'zoom' } }, credential);
-		expect((await world().requests()).map((request) => request.body)).toEqual([{ name: 'Discovery call', meetingInfo: { name: 'Discovery call', duration: 45, channel: 'zoom' } }]);
+		const additionalFields = { spots: 3, templateType: 'team', queueType: 'equalDistribution', meetingOptions: '{"allowedDurations": [30, 45], "allowAddingGuests": true}', locations: '["Main Street 1, Berlin"]' };
+		const created = await world().runNode({ resource: 'meetingTypeTemplate', operation: 'create', name: 'Discovery call', duration: 45, channel: 'zoom', additionalFields }, credential);
+		expect(created.error).toBeUndefined();
+		expect((await world().requests()).map(wire)).toEqual([
+			{
+				method: 'POST',
+				path: '/v4/meeting-type-template/create',
+				query: '',
+				headers: world().patHeaders(tenant.token, true),
+				body: {
+					meetingInfo: { name: 'Discovery call', description: '', duration: 45, channel: 'zoom' },
+					meetingOptions: { allowedDurations: [30, 45], allowAddingGuests: true },
+					spots: 3,
+					locations: ['Main Street 1, Berlin'],
+					templateType: 'team',
+					queueType: 'equalDistribution',
+				},
+			},
+		]);
 		const templateId = String(created.items[0].id);
+		expect(created.items[0]).toEqual({
+			id: templateId,
+			meetingInfo: { name: 'Discovery call', description: '', duration: 45, channel: 'zoom' },
+			meetingOptions: { allowedDurations: [30, 45], allowAddingGuests: true },
+			spots: 3,
+			locations: ['Main Street 1, Berlin'],
+			templateType: 'team',
+			queueType: 'equalDistribution',
+			lockedFields: [],
+			assignedUserIds: [],
+		});
 		expect((await world().runNode({ resource: 'meetingTypeTemplate', operation: 'getAll', returnAll: true }, credential)).items.map((item) => item.id)).toEqual([templateId]);
-		const updated = await world().runNode({ resource: 'meetingTypeTemplate', operation: 'update', templateId: byId(templateId), updateFields: { duration: 60 } }, credential);
-		expect(updated.items[0]).toMatchObject({ meetingInfo: { name: 'Discovery call', duration: 60, channel: 'zoom' } });
+		await world().clearRequests();
+		const updateFields = { name: 'Intro call', duration: 60, lockedFields: ['duration', 'meetingInfo.channel'], meetingOptions: '{"allowAddingGuests": false}' };
+		const updated = await world().runNode({ resource: 'meetingTypeTemplate', operation: 'update', templateId: byId(templateId), updateFields }, credential);
+		expect((await world().requests()).map(wire)).toEqual([
+			{
+				method: 'PATCH',
+				path: `/v4/meeting-type-template/${templateId}`,
+				query: '',
+				headers: world().patHeaders(tenant.token, true),
+				body: { meetingInfo: { name: 'Intro call', duration: 60 }, meetingOptions: { allowAddingGuests: false }, lockedFields: ['duration', 'meetingInfo.channel'] },
+			},
+		]);
+		expect(updated.items[0]).toMatchObject({
+			meetingInfo: { name: 'Intro call', description: '', duration: 60, channel: 'zoom' },
+			meetingOptions: { allowedDurations: [30, 45], allowAddingGuests: false },
+			lockedFields: ['duration', 'meetingInfo.channel'],
+		});
 		const assigned = await world().runNode({ resource: 'meetingTypeTemplate', operation: 'assign', templateId: byId(templateId), userId: byId(hosts[1]) }, credential);
 		expect(assigned.items[0]).toEqual({ templateId, userId: hosts[1], meetingTypeId: expect.any(String) });
-		expect(await call(tenant, 'GET', `/v4/meeting-type/${String(assigned.items[0].meetingTypeId)}`)).toMatchObject({ userId: hosts[1], meetingInfo: { name: 'Discovery call', duration: 60 } });
+		expect(await call(tenant, 'GET', `/v4/meeting-type/${String(assigned.items[0].meetingTypeId)}`)).toMatchObject({ userId: hosts[1], spots: 3, meetingInfo: { name: 'Intro call', duration: 60, channel: 'zoom' } });
+		await world().clearRequests();
+		const nothing = await world().runNode({ resource: 'meetingTypeTemplate', operation: 'update', templateId: byId(templateId), updateFields: {} }, credential);
+		expect(nothing.error?.message).toBe('Add at least one field to change');
+		const list = await world().runNode({ resource: 'meetingTypeTemplate', operation: 'update', templateId: byId(templateId), updateFields: { meetingOptions: '[1, 2]' } }, credential);
+		expect(list.error?.message).toBe('Booking Options (JSON) must be a JSON object, not a list');
+		const broken = await world().runNode({ resource: 'meetingTypeTemplate', operation: 'create', name: 'X', duration: 30, channel: 'phone', additionalFields: { locations: '["a",' } }, credential);
+		expect(broken.error?.message).toMatch(/^Locations \(JSON\) must be valid JSON: /);
+		expect(await world().requests()).toEqual([]);
 	});
 
-	test('Pending Attendee Create answers its numeric id; Get Many lists them, newest first; a completed booking removes its entry', async () => {
-		const { tenant, hosts, meetingTypeId } = await team();
-		const credential = world().pat(tenant.token);
-		const created = await world().runNode({ resource: 'pendingAttendee', operation: 'create', email: 'half@example.com', additionalFields: { firstName: 'Hal', phone: '+4915112345678', guestEmails: 'a@example.com, b@example.com' } }, credential);
-		expect((await world().requests()).map((request) => request.body)).toEqual([{ email: 'half@example.com', firstname: 'Hal', phone: '+4915112345678', bringalongEmails: ['a@example.com', 'b@example.com'] }]);
-		expect(created.items).toEqual([{ id: expect.any(Number) }]);
-		await world().runNode({ resource: 'pendingAttendee', operation: 'create', email: 'done@example.com' }, credential);
-		await call(tenant, 'POST', '/v4/booking', { meetingTypeId, start: '2030-01-07T11:00:00Z', hostIds: [hosts[0]], attendee: attendee('done@example.com') });
-		const listed = await world().runNode({ resource: 'pendingAttendee', operation: 'getAll', limit: 10 }, credential);
-		expect(listed.items.map((item) => item.email)).toEqual(['half@example.com']);
-		await world().clearRequests();
-		const badGuest = await world().runNode({ resource: 'pendingAttendee', operation: 'create', email: 'g@example.com', additionalFields: { guestEmails: 'a@example.com, nobody' } }, credential);
-		expect(badGuest.error?.message).toBe('Guest Emails must hold email addresses separated by commas; each must be an email address such as jane@example.com; "nobody" is not');
-		const sixGuests = await world().runNode({ resource: 'pendingAttendee', operation: 'create', email: 'g@example.com', additionalFields: { guestEmails: 'a@x.com, b@x.com, c@x.com, d@x.com, e@x.com, f@x.com' } }, credential);
-		expect(sixGuests.error?.message).toBe('Guest Emails may name at most 5 addresses; it names 6');
-		expect(await world().requests()).toEqual([]);
-		const neither = await world().runNode({ resource: 'pendingAttendee', operation: 'create', additionalFields: { firstName: 'Nobody' } }, credential);
-		expect(neither.error?.message).toBe('Email or Phone is required');
+	test('the API takes no top-level template name: it is dropped on create and renames nothing on update', async () => {
+		const { tenant } = await team();
+		const created = await call(tenant, 'POST', '/v4/meeting-type-template/create', { name: 'Top', meetingInfo: { name: 'Inner', description: '', duration: 30, channel: 'phone' } });
+		expect(created).not.toHaveProperty('name');
+		const renamed = await call(tenant, 'PATCH', `/v4/meeting-type-template/${String(created.id)}`, { name: 'Renamed' });
+		expect(renamed).toMatchObject({ meetingInfo: { name: 'Inner' } });
+		expect(renamed).not.toHaveProperty('name');
+		const nameless = await world().api('POST', '/v4/meeting-type-template/create', tenant.token, { body: { name: 'Only top', meetingInfo: { duration: 30 } } });
+		expect(nameless).toEqual({ status: 400, body: { statusCode: 400, message: ['meetingInfo.name should not be empty'], error: 'Bad Request' } });
 	});
 
 	test('Provisional Booking Get Many (page0), Confirm, Decline; confirming a slot taken meanwhile is a clear 409', async () => {
@@ -184,6 +284,17 @@ describe('Routing: Meeting Type Template, Pending Attendee, Provisional Booking'
 		await world().clearRequests();
 		const listed = await world().runNode({ resource: 'provisionalBooking', operation: 'getAll', returnAll: true, filters: { status: 'pending', meetingTypeId: byId(meetingTypeId) } }, credential);
 		expect(listed.items.map((item) => item.id)).toEqual([second.provisionalBookingId, first.provisionalBookingId]);
+		// The item as the API lists it: the request under dto, no status.
+		expect(listed.items[1]).toEqual({
+			id: first.provisionalBookingId,
+			dto: { attendee: attendee('p1@example.com'), meetingTypeId, start: '2030-01-08T09:00:00.000Z', hostIds: [hosts[0]], queueId: null },
+			type: 'requireHostConfirmation',
+			hosts: [expect.objectContaining({ id: hosts[0], givenName: 'Fay' })],
+			queueBookingInfo: null,
+			meetingTypeId,
+			createdAt: expect.any(String),
+			deletedAt: null,
+		});
 		expect((await world().requests()).map((request) => request.query)).toEqual([`status=pending&meetingTypeId=${meetingTypeId}&page=0&pageSize=100`]);
 		const confirmed = await world().runNode({ resource: 'provisionalBooking', operation: 'confirm', provisionalBookingId: byId(String(first.provisionalBookingId)) }, credential);
 		expect(confirmed.items).toEqual([{ id: first.provisionalBookingId, status: 'confirmed', appointmentId: expect.any(String) }]);
@@ -199,7 +310,7 @@ describe('Routing: Meeting Type Template, Pending Attendee, Provisional Booking'
 describe('Routing: abandoned-booking follow-up as chained nodes', () => {
 	test('Get Many pending attendees → CRM Create or Update → Messenger template to their phone', async () => {
 		// In the seed's company, which has the approved appointment_reminder template.
-		const pending = await world().api('POST', '/v4/attendee/pending', world().seed.credentials.ownerPat, { body: { email: 'gone@example.com', firstname: 'Gwen', lastname: 'Gone', phone: '+4915790001111' } });
+		const pending = await world().api('POST', '/v4/attendee/pending', world().seed.credentials.ownerPat, { body: { email: 'gone@example.com', firstname: 'Gwen', lastname: 'Gone', phone: '+4915790001111', notes: {} } });
 		expect(pending.status).toBe(201);
 		await world().clearRequests();
 		const { outputs, error } = await world().runChain(
@@ -229,12 +340,14 @@ describe('Routing: abandoned-booking follow-up as chained nodes', () => {
 });
 
 describe('Routing: lists in the editor', () => {
-	test('Queue, Queue User Group, Template and Provisional Booking lists load with their names', async () => {
+	test('Queue, Queue User Group, Template (by meetingInfo.name), Pending Attendee and Provisional Booking (attendee and start under dto) lists load with their names', async () => {
 		const { tenant, hosts, meetingTypeId } = await team();
 		const credential = world().pat(tenant.token);
 		const queue = await call(tenant, 'PATCH', `/v4/queue/meeting-type/${meetingTypeId}`, { userId: hosts[1] });
 		const group = await call(tenant, 'POST', '/v4/queue-user-group', { queueId: queue.id, name: 'Night shift' });
-		const template = await call(tenant, 'POST', '/v4/meeting-type-template/create', { name: 'Intro', meetingInfo: { name: 'Intro', duration: 15 } });
+		const template = await call(tenant, 'POST', '/v4/meeting-type-template/create', { meetingInfo: { name: 'Intro', description: '', duration: 15, channel: 'phone' } });
+		const pending = await call(tenant, 'POST', '/v4/attendee/pending', { email: 'half@example.com', fullname: 'Hal Half', notes: {} });
+		const phoneOnly = await call(tenant, 'POST', '/v4/attendee/pending', { phone: '+4915112345678', firstname: 'Pho', lastname: 'Ne', notes: {} });
 		await world().control('POST', `/__sandbox/meeting-types/${meetingTypeId}/approval`, { bookingType: 'requireHostConfirmation' });
 		const provisional = await call(tenant, 'POST', '/v4/booking', { meetingTypeId, start: '2030-01-09T10:00:00Z', hostIds: [hosts[0]], attendee: attendee('list@example.com') });
 		await world().control('POST', `/__sandbox/meeting-types/${meetingTypeId}/approval`, { bookingType: null });
@@ -242,6 +355,13 @@ describe('Routing: lists in the editor', () => {
 		expect(await names('searchQueues')).toEqual([['simpleRoundRobin: Bea Host', queue.id]]);
 		expect(await names('searchQueueUserGroups')).toEqual([['Night shift (simpleRoundRobin queue, no members)', group.id]]);
 		expect(await names('searchMeetingTypeTemplates')).toEqual([['Intro', template.id]]);
+		expect(await names('searchPendingAttendees')).toEqual([['+4915112345678 (Pho Ne)', String(phoneOnly)], ['half@example.com (Hal Half)', String(pending)]]);
+		expect(await names('searchProvisionalBookings')).toEqual([['list@example.com at 2030-01-09T10:00:00.000Z', provisional.provisionalBookingId]]);
+		// An answer with the request at the top level (no dto) is read too.
+		const { provisionalBookings } = await call(tenant, 'GET', '/v4/provisional-booking/paginated?page=0&pageSize=100&status=pending');
+		const [item] = provisionalBookings as IDataObject[];
+		const { attendee: person, start } = item.dto as IDataObject;
+		await world().control('POST', '/__sandbox/faults', { method: 'GET', path: '/v4/provisional-booking/paginated', status: 200, body: { provisionalBookings: [{ id: item.id, attendee: person, start }], total: 1 } });
 		expect(await names('searchProvisionalBookings')).toEqual([['list@example.com at 2030-01-09T10:00:00.000Z', provisional.provisionalBookingId]]);
 	});
 });

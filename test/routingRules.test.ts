@@ -6,7 +6,8 @@ import { useWorld } from './harness/world';
 /**
  * The sandbox's routing rules over HTTP (api-reference §7, designed picking): bookings through a queue of three hosts
  * with capacities 1, 2 and 3, for each queue type; Get Next Hosts predicting the next booking; groups whose users must
- * all be free; provisional bookings confirmed or declined.
+ * all be free; priorities deciding before the type's order (known); provisional bookings listed (the request under
+ * dto, the queue's pick), confirmed or declined.
  */
 
 const world = useWorld();
@@ -106,6 +107,35 @@ describe('Routing rules: distribution', () => {
 	});
 });
 
+describe('Routing rules: priorities', () => {
+	test('among the hosts free for a slot a higher priority is booked first, hosts without one last; equal priorities go in the type\'s own order', async () => {
+		const { tenant, hosts, meetingTypeId } = await team();
+		const queue = await queueOf(tenant, meetingTypeId, hosts, { type: 'simpleRoundRobin', userPriorities: [{ userId: hosts[0], priority: 1 }, { userId: hosts[2], priority: 3 }] });
+		const busy = (index: number, hostId: string) =>
+			call(tenant, 'POST', '/v4/booking', { meetingTypeId, start: slot(index), hostIds: [hostId], attendee: { email: `busy${index}@example.com`, firstname: 'B', lastname: 'Usy', receiveReminders: false, notes: {} } });
+		const picked = async (index: number) => (await bookThrough(tenant, meetingTypeId, String(queue.id), index)).userId;
+		expect(await picked(0)).toBe(hosts[2]);
+		expect(await picked(1)).toBe(hosts[2]);
+		await busy(2, hosts[2]);
+		expect(await picked(2)).toBe(hosts[0]);
+		await busy(3, hosts[2]);
+		await busy(3, hosts[0]);
+		expect(await picked(3)).toBe(hosts[1]);
+		const entries = (await call(tenant, 'GET', `/v4/queue/${String(queue.id)}`)).roundRobinEntries as IDataObject[];
+		expect(entries.map((entry) => entry.selectionReason)).toEqual([
+			'Priority 3, then next in turn (simple round robin)',
+			'Priority 3, then next in turn (simple round robin)',
+			'Priority 1, then next in turn (simple round robin); the ones before were busy',
+			'Priority none, then next in turn (simple round robin); the ones before were busy',
+		]);
+		// All equal: in turn from after the last pick (hosts[1]).
+		await call(tenant, 'PATCH', `/v4/queue/meeting-type/${meetingTypeId}`, { userPriorities: hosts.map((userId) => ({ userId, priority: 2 })) });
+		expect([await picked(4), await picked(5), await picked(6)]).toEqual([hosts[2], hosts[0], hosts[1]]);
+		const outOfRange = await world().api('PATCH', `/v4/queue/meeting-type/${meetingTypeId}`, tenant.token, { body: { userPriorities: [{ userId: hosts[0], priority: 4 }] } });
+		expect(outOfRange).toEqual({ status: 400, body: { statusCode: 400, message: ['userPriorities.0.priority must not be greater than 3'], error: 'Bad Request' } });
+	});
+});
+
 describe('Routing rules: provisional bookings', () => {
 	test('confirm books the slot; a slot taken meanwhile is 409; decline ends it; a decided one is 409', async () => {
 		const { tenant, hosts, meetingTypeId } = await team();
@@ -127,5 +157,26 @@ describe('Routing rules: provisional bookings', () => {
 		expect(await call(tenant, 'POST', `/v4/provisional-booking/${String(third.provisionalBookingId)}/decline`, { reason: 'Fully booked' })).toEqual({ id: third.provisionalBookingId, status: 'declined_by_host' });
 		const again = await world().api('POST', `/v4/provisional-booking/${String(third.provisionalBookingId)}/confirm`, tenant.token);
 		expect(again.body).toMatchObject({ statusCode: 409, message: 'The provisional booking is declined_by_host' });
+	});
+
+	test('a provisional booking through a queue lists the queue and its pick', async () => {
+		const { tenant, hosts, meetingTypeId } = await team();
+		const queue = await queueOf(tenant, meetingTypeId, hosts.slice(1), { type: 'simpleRoundRobin' });
+		await world().control('POST', `/__sandbox/meeting-types/${meetingTypeId}/approval`, { bookingType: 'doubleOptIn' });
+		const attendee = { email: 'queued@example.com', firstname: 'Q', lastname: 'Ueued', receiveReminders: false, notes: {} };
+		const asked = await call(tenant, 'POST', '/v4/booking', { meetingTypeId, start: slot(0), queueId: queue.id, attendee });
+		const { provisionalBookings } = await call(tenant, 'GET', '/v4/provisional-booking/paginated?page=0&pageSize=10');
+		expect(provisionalBookings).toEqual([
+			{
+				id: asked.provisionalBookingId,
+				dto: { attendee, meetingTypeId, start: slot(0), hostIds: [hosts[1]], queueId: queue.id },
+				type: 'doubleOptIn',
+				hosts: [expect.objectContaining({ id: hosts[1], givenName: 'Bea' })],
+				queueBookingInfo: { userIds: [hosts[1]], selectionReason: 'Next in turn (simple round robin)', groupId: null },
+				meetingTypeId,
+				createdAt: expect.any(String),
+				deletedAt: null,
+			},
+		]);
 	});
 });

@@ -8,7 +8,7 @@ import { forTheEditor } from '../shared/editorLoaders';
 import { executeDefinitions } from '../shared/executor';
 import { getUsers, searchActingUsers, searchUsers } from '../shared/listSearch';
 import { requestOptionsProperty } from '../shared/parallel';
-import { searchMeetingTypeTemplates, searchProvisionalBookings, searchQueues, searchQueueUserGroups } from './listSearch';
+import { searchMeetingTypeTemplates, searchPendingAttendees, searchProvisionalBookings, searchQueues, searchQueueUserGroups } from './listSearch';
 import { meetingTypeTemplateOperations, meetingTypeTemplateProperties } from './resources/meetingTypeTemplate';
 import { pendingAttendeeOperations, pendingAttendeeProperties } from './resources/pendingAttendee';
 import { provisionalBookingOperations, provisionalBookingProperties } from './resources/provisionalBooking';
@@ -91,7 +91,7 @@ export class SchedulingPlatformRouting implements INodeType {
 
 	methods = {
 		credentialTest: { schedulingPlatformCredentialTest: testSchedulingPlatformCredential },
-		listSearch: forTheEditor({ searchActingUsers, searchUsers, searchMeetingTypes, searchQueues, searchQueueUserGroups, searchMeetingTypeTemplates, searchProvisionalBookings }),
+		listSearch: forTheEditor({ searchActingUsers, searchUsers, searchMeetingTypes, searchQueues, searchQueueUserGroups, searchMeetingTypeTemplates, searchPendingAttendees, searchProvisionalBookings }),
 		loadOptions: forTheEditor({ getUsers }),
 	};
 

@@ -1,10 +1,14 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { matches } from '../shared/listSearch';
+import { recordIn } from '../shared/transport/answers';
 import { MAX_PAGE_SIZE } from '../shared/transport/pagination';
 import { apiRequest } from '../shared/transport/request';
 
-/** "From List" loaders of queues, their groups, templates (bare arrays, filtered here) and pending provisional bookings (page0). */
+/**
+ * "From List" loaders of queues, their groups, templates, pending attendees (bare arrays, filtered here) and pending
+ * provisional bookings (page0).
+ */
 
 const person = (user: IDataObject) => `${String(user.givenName ?? '')} ${String(user.familyName ?? '')}`.trim();
 
@@ -22,16 +26,29 @@ export async function searchQueueUserGroups(this: ILoadOptionsFunctions, filter?
 	return { results: groups.filter((entry) => matches(filter, name(entry), entry.group.id)).map((entry) => ({ name: name(entry), value: String(entry.group.id) })) };
 }
 
+/** Templates by their name, `meetingInfo.name` (a template has no top-level name). */
 export async function searchMeetingTypeTemplates(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const templates = (await apiRequest(this, 0, { method: 'GET', path: '/v4/meeting-type-template' })) as IDataObject[];
-	return { results: templates.filter((template) => matches(filter, template.name, template.id)).map((template) => ({ name: String(template.name), value: String(template.id) })) };
+	const name = (template: IDataObject) => String((template.meetingInfo as IDataObject | undefined)?.name ?? template.id);
+	return { results: templates.filter((template) => matches(filter, name(template), template.id)).map((template) => ({ name: name(template), value: String(template.id) })) };
+}
+
+/** Pending attendees (numeric IDs) by email and name, newest first as the API lists them. */
+export async function searchPendingAttendees(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const entries = (await apiRequest(this, 0, { method: 'GET', path: '/v4/attendee/pending' })) as IDataObject[];
+	const name = (entry: IDataObject) => [entry.email ?? entry.phone, entry.fullname && `(${String(entry.fullname)})`].filter(Boolean).join(' ');
+	return { results: entries.filter((entry) => matches(filter, name(entry), entry.id)).map((entry) => ({ name: name(entry), value: String(entry.id) })) };
 }
 
 export async function searchProvisionalBookings(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const page = Number(paginationToken ?? 0);
 	const answer = (await apiRequest(this, 0, { method: 'GET', path: '/v4/provisional-booking/paginated', qs: { page, pageSize: MAX_PAGE_SIZE, status: 'pending' } })) as IDataObject;
 	const bookings = (answer.provisionalBookings ?? []) as IDataObject[];
-	const name = (booking: IDataObject) => `${String((booking.attendee as IDataObject | undefined)?.email ?? 'unknown')} at ${String(booking.start)}`;
+	// The request sits under `dto` (api-reference §7); an item without it is read at its top level.
+	const name = (booking: IDataObject) => {
+		const { attendee, start } = recordIn(booking, 'dto') ?? booking;
+		return `${String((attendee as IDataObject | undefined)?.email ?? 'unknown')} at ${String(start ?? 'an unknown time')}`;
+	};
 	return {
 		results: bookings.filter((booking) => matches(filter, name(booking), booking.id)).map((booking) => ({ name: name(booking), value: String(booking.id) })),
 		paginationToken: (page + 1) * MAX_PAGE_SIZE < Number(answer.total ?? 0) ? String(page + 1) : undefined,

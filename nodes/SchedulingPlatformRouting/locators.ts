@@ -12,3 +12,8 @@ export const queueUserGroupLocator = locator('searchQueueUserGroups', EXAMPLE_ID
 export const templateLocator = locator('searchMeetingTypeTemplates', EXAMPLE_ID, uuidValidation('Template ID'));
 
 export const provisionalBookingLocator = locator('searchProvisionalBookings', EXAMPLE_ID, uuidValidation('Provisional Booking ID'));
+
+/** Pending attendees have numeric IDs. */
+export const pendingAttendeeLocator = locator('searchPendingAttendees', 'e.g. 42', [
+	{ type: 'regex', properties: { regex: '^(\\d+)?$', errorMessage: 'Pending Attendee ID must be a number, such as 42' } },
+]);

@@ -14,7 +14,7 @@ import { inParallel, otherItemsReport, PARALLEL_READS, PARALLEL_WRITES } from '.
 import { fetchMany } from './transport/pagination';
 import { asNodeError } from './transport/errors';
 import type { ApiRequest } from './transport/request';
-import { apiRequest } from './transport/request';
+import { apiRequest, pathValueProblem } from './transport/request';
 import type { InputReader, OperationCall, OperationDefinition, ParamSource, ResourceDefinitions } from './types';
 
 /**
@@ -139,13 +139,22 @@ class ItemRun {
 		return result;
 	}
 
-	/** Path IDs: required, and never empty or only dots (which would change the path once URLs are normalised). */
-	pathParams(mapping: Record<string, ParamSource> = {}): Record<string, string> {
+	/** The definition's path: fixed, or chosen by the item's inputs (Queue Get Many: the company's or a workspace's). */
+	private path(definition: OperationDefinition): string {
+		return typeof definition.path === 'function' ? definition.path(this.reader()) : definition.path;
+	}
+
+	/**
+	 * The IDs of the path's placeholders: required, and never empty or only dots (which would change the path once URLs
+	 * are normalised; the transport's path builder refuses them too, this names the field).
+	 */
+	pathParams(path: string, mapping: Record<string, ParamSource> = {}): Record<string, string> {
 		const params: Record<string, string> = {};
-		for (const [key, source] of Object.entries(mapping)) {
+		for (const [key, source] of Object.entries(mapping).filter(([name]) => path.includes(`{${name}}`))) {
 			const { param } = sourceOf(source);
 			const value = String(this.value({ check: 'required', ...sourceOf(source) }) ?? '');
-			if (/^\.+$/.test(value)) this.refuse(`${this.idLabel(param)} cannot be "${value}": enter the ID of an existing item`, param);
+			const problem = pathValueProblem(value);
+			if (problem) this.refuse(`${this.idLabel(param)} ${problem}: enter the ID of an existing item`, param);
 			params[key] = value;
 		}
 		return params;
@@ -187,11 +196,12 @@ class ItemRun {
 
 	/** The item's call: its request built, checked and prepared, not sent yet. */
 	async prepared(definition: OperationDefinition): Promise<OperationCall> {
+		const path = this.path(definition);
 		const call: OperationCall = {
 			request: {
 				method: definition.method,
-				path: definition.path,
-				pathParams: this.pathParams(definition.pathParams),
+				path,
+				pathParams: this.pathParams(path, definition.pathParams),
 				qs: this.collect(definition.query),
 				body: definition.method === 'GET' || definition.method === 'DELETE' ? undefined : this.collect(definition.body),
 				needsUserContext: definition.needsUserContext,

@@ -50,9 +50,12 @@ export interface OperationCall extends InputReader {
 /** One operation of a resource group, as data: the executor turns it into a request. */
 export interface OperationDefinition {
 	method: IHttpRequestMethods;
-	/** Path template, placeholders in braces: /v4/user/{id}. */
-	path: string;
-	/** Placeholder → node parameter (resource locators give their value). */
+	/**
+	 * Path template, placeholders in braces: /v4/user/{id}; or the template chosen by the item's inputs (Queue Get Many:
+	 * the company's queues or a workspace's). Every placeholder is filled from `pathParams`, never by the hooks.
+	 */
+	path: string | ((input: InputReader) => string);
+	/** Placeholder → node parameter (resource locators give their value); only the placeholders of the path are read. */
 	pathParams?: Record<string, ParamSource>;
 	/** Query key → node parameter. */
 	query?: Record<string, ParamSource>;

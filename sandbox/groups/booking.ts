@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { contactForAttendee } from '../contacts';
 import { apiError } from '../errors';
 import { Group } from '../handler';
-import { pickHost, queueState, recordPick } from '../routing';
+import { pickHost, QueuePick, queueState, recordPick } from '../routing';
 import { isSlotOpen } from '../slots';
 import { Appointment, Attendee, MeetingType, ProvisionalBooking, Store } from '../store';
 import { companyMeetingType } from '../visibility';
@@ -77,7 +77,7 @@ export const booking: Group = {
 			duration,
 			bookedAt: store.clock.iso(),
 		};
-		if (store.approvals.has(meetingType.id)) return provisionalBooking(store, booked);
+		if (store.approvals.has(meetingType.id)) return provisionalBooking(store, booked, queue && pick && { queueId: queue.queue.id, pick });
 		const appointment = book(store, booked, 'appointment' in slot ? slot.appointment : undefined);
 		if (queue && pick) recordPick(store, queue, pick, appointment.id);
 		return { appointmentId: appointment.id, secret: appointment.secret };
@@ -118,8 +118,8 @@ export function confirmProvisional(store: Store, provisional: ProvisionalBooking
 	return book(store, { input, meetingType, hostId, hostIds, start, end, duration, bookedAt: store.clock.iso() });
 }
 
-/** Approval needed: a provisional booking, no appointment; the slot stays open. */
-function provisionalBooking(store: Store, { input, meetingType, hostId, hostIds, start, end, bookedAt }: Booked) {
+/** Approval needed: a provisional booking, no appointment; the slot stays open. Through a queue: its pick is kept. */
+function provisionalBooking(store: Store, { input, meetingType, hostId, hostIds, start, end, bookedAt }: Booked, queued?: { queueId: string; pick: QueuePick }) {
 	const provisional: ProvisionalBooking = {
 		id: randomUUID(),
 		bookingType: store.approvals.get(meetingType.id)!,
@@ -131,6 +131,8 @@ function provisionalBooking(store: Store, { input, meetingType, hostId, hostIds,
 		end,
 		hostIds,
 		attendee: { ...input.attendee },
+		queueId: queued?.queueId ?? null,
+		queueBookingInfo: queued ? { userIds: queued.pick.hostIds, selectionReason: queued.pick.reason, groupId: queued.pick.member.groupId } : null,
 		createdAt: bookedAt,
 	};
 	store.provisionalBookings.set(provisional.id, provisional);

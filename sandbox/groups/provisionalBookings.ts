@@ -1,6 +1,7 @@
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
-import { ProvisionalBooking } from '../store';
+import { userSummary } from '../routing';
+import { ProvisionalBooking, Store, User } from '../store';
 import { confirmProvisional } from './booking';
 
 /**
@@ -15,13 +16,20 @@ function pendingBooking({ store, actor, params }: Call): ProvisionalBooking {
 	return provisional;
 }
 
+/** An item of the list (known: docs): the booking request under `dto`, no status. */
+function listed(store: Store, provisional: ProvisionalBooking) {
+	const { id, attendee, meetingTypeId, start, hostIds, queueId, bookingType, queueBookingInfo, createdAt } = provisional;
+	const hosts = hostIds.map((hostId) => store.users.get(hostId)).filter((user): user is User => Boolean(user)).map(userSummary);
+	return { id, dto: { attendee, meetingTypeId, start, hostIds, queueId }, type: bookingType, hosts, queueBookingInfo, meetingTypeId, createdAt, deletedAt: null };
+}
+
 function list({ store, actor, query }: Call) {
 	const { page, pageSize, status, meetingTypeId } = query as { page: number; pageSize: number; status?: string; meetingTypeId?: string };
 	const found = [...store.provisionalBookings.values()]
 		.filter((provisional) => provisional.companyId === actor.company.id)
 		.filter((provisional) => (!status || provisional.status === status) && (!meetingTypeId || provisional.meetingTypeId === meetingTypeId))
 		.reverse();
-	return { provisionalBookings: found.slice(page * pageSize, (page + 1) * pageSize), total: found.length };
+	return { provisionalBookings: found.slice(page * pageSize, (page + 1) * pageSize).map((provisional) => listed(store, provisional)), total: found.length };
 }
 
 export const provisionalBookings: Group = {

@@ -4,6 +4,7 @@ import { calendarDay, dateTime, endAfterStart } from '../../shared/dates';
 import type { InputCheck } from '../../shared/inputChecks';
 import { InputProblem, inputProblem } from '../../shared/inputChecks';
 import { userLocator } from '../../shared/locators';
+import { formAnswers, formAnswersField, nameProblem } from '../attendeeFields';
 import { appointmentLocator, meetingTypeLocator } from '../locators';
 import type { Converter, OperationCall, ResourceDefinitions } from '../../shared/types';
 import { channelOptions } from '../channels';
@@ -25,12 +26,6 @@ function listOf(check: InputCheck, most?: { count: number; what: string }): Conv
 }
 
 export const idList = listOf('uuid');
-
-/** Form answers entered as Label/Value pairs → { label: value }. */
-const formAnswers: Converter = (value) => {
-	const entries = ((value as IDataObject).answers ?? []) as Array<{ label?: string; value?: string }>;
-	return Object.fromEntries(entries.filter((entry) => entry.label).map((entry) => [entry.label, entry.value ?? '']));
-};
 
 /** Without host IDs or a queue, the API refuses: read the meeting type and take its queue, else its host. */
 function fillHosts(target: 'qs' | 'body') {
@@ -91,11 +86,8 @@ const APPROVAL_MESSAGES: Record<string, string> = {
 /** The live API stores an attendee without a name with an empty one; a phone-only booking cannot go without the phone. */
 function bookingProblem(request: OperationCall['request']): string | undefined {
 	const attendee = request.body!.attendee as IDataObject;
-	if (!attendee.fullname && !(attendee.firstname && attendee.lastname)) {
-		return 'The attendee needs a name: enter Full Name, or both First Name and Last Name';
-	}
-	if (request.body!.phoneOnlyBooking === true && !attendee.phone) return 'Phone is required when Phone-Only Booking is on';
-	return undefined;
+	const phoneMissing = request.body!.phoneOnlyBooking === true && !attendee.phone;
+	return nameProblem(attendee, 'The attendee') ?? (phoneMissing ? 'Phone is required when Phone-Only Booking is on' : undefined);
 }
 
 function bookingResult(answer: unknown): IDataObject[] {
@@ -350,26 +342,7 @@ export const bookingProperties: INodeProperties[] = [
 		displayOptions: show(['create']),
 		description: 'Whether the attendee gets reminder emails before the meeting',
 	},
-	{
-		displayName: 'Form Answers',
-		name: 'formAnswers',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Answer',
-		default: {},
-		displayOptions: show(['create']),
-		description: 'Answers to the booking form, as the attendee would give them',
-		options: [
-			{
-				displayName: 'Answer',
-				name: 'answers',
-				values: [
-					{ displayName: 'Label', name: 'label', type: 'string', default: '', description: 'Question of the booking form, e.g. Company' },
-					{ displayName: 'Value', name: 'value', type: 'string', default: '', description: 'The answer' },
-				],
-			},
-		],
-	},
+	formAnswersField(show(['create']), 'Answers to the booking form, as the attendee would give them'),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',

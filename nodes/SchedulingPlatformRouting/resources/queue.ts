@@ -50,19 +50,13 @@ function hostRows(list: string, valueKey: 'capacity' | 'priority' | 'link'): Con
 			if (!userId) throw new InputProblem(`need a host in row ${index + 1}`);
 			if (seen.has(userId)) throw new InputProblem(`name each host once; row ${index + 1} repeats ${userId}`);
 			seen.add(userId);
-			if (valueKey === 'link' && (!row.link || inputProblem('url', row.link))) {
-				throw new InputProblem(`need a Link in row ${index + 1} that is a web address starting with https:// or http://`);
+			// An empty link is allowed: the host then meets at the meeting type's own custom link.
+			if (valueKey === 'link' && inputProblem('url', row.link)) {
+				throw new InputProblem(`need a Meeting Link in row ${index + 1} that is empty or a web address starting with https:// or http://`);
 			}
 			return { userId, [valueKey]: row[valueKey] };
 		});
 	};
-}
-
-/** Get Many reads the company's queues, or a workspace's. */
-async function scopedList(call: OperationCall): Promise<void> {
-	if (call.values.scope !== 'workspace') return;
-	call.request.path = '/v4/queue/workspace/{workspaceId}';
-	call.request.pathParams = { workspaceId: String(call.values.workspaceId) };
 }
 
 export const queueOperations: ResourceDefinitions = {
@@ -70,9 +64,9 @@ export const queueOperations: ResourceDefinitions = {
 	get: { method: 'GET', path: QUEUE, pathParams: { queueId: 'queueId' } },
 	getAll: {
 		method: 'GET',
-		path: '/v4/queue/company',
-		values: { scope: 'scope', workspaceId: 'workspaceId' },
-		prepare: scopedList,
+		// The company's queues, or a workspace's: the Workspace ID goes through pathParams like every other path ID.
+		path: (input) => (input.read('scope') === 'workspace' ? '/v4/queue/workspace/{workspaceId}' : '/v4/queue/company'),
+		pathParams: { workspaceId: 'workspaceId' },
 		pagination: { style: 'none' },
 	},
 	getNextHosts: {
@@ -100,6 +94,13 @@ export const queueOperations: ResourceDefinitions = {
 };
 
 const show = (operation: string[]) => ({ show: { resource: ['queue'], operation } });
+
+/** How a queue picks the host of a booking (`type`; a team template's `queueType`). */
+export const queueTypeOptions = [
+	{ name: 'Advanced Round Robin', value: 'advancedRoundRobin', description: 'In turn, weighted by the hosts\' capacities' },
+	{ name: 'Equal Distribution', value: 'equalDistribution', description: 'The host with the fewest bookings in the period' },
+	{ name: 'Simple Round Robin', value: 'simpleRoundRobin', description: 'Each host in turn' },
+];
 
 const hostField: INodeProperties = {
 	displayName: 'Host Name or ID',
@@ -174,19 +175,29 @@ export const queueProperties: INodeProperties[] = [
 		options: [
 			{ displayName: 'Distribution Period', name: 'distributionPeriod', type: 'options', options: [{ name: 'Day', value: 'day' }, { name: 'Month', value: 'month' }, { name: 'Week', value: 'week' }], default: 'month', description: 'The period Equal Distribution counts bookings in' },
 			perHost('Host Capacities', 'userCapacities', { displayName: 'Capacity', name: 'capacity', type: 'number', typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 }, default: 1, description: 'The host\'s share in Advanced Round Robin (2 takes twice as many as 1)' }),
-			perHost('Host Custom Links', 'userCustomLinks', { displayName: 'Link', name: 'link', type: 'string', default: '', placeholder: 'https://example.com/book/jane', description: 'The host\'s own booking link' }),
-			perHost('Host Priorities', 'userPriorities', { displayName: 'Priority', name: 'priority', type: 'number', typeOptions: { minValue: 1, maxValue: 3, numberPrecision: 0 }, default: 2, description: 'Who goes first on a tie: 1 before 2 before 3' }),
+			perHost('Host Custom Meeting Links', 'userCustomLinks', {
+				displayName: 'Meeting Link',
+				name: 'link',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. https://zoom.us/j/1234567890',
+				description: 'Where this host\'s meetings take place (their own video room, for example), instead of the meeting type\'s custom meeting link; not a booking page. Empty: the meeting type\'s link.',
+			}),
+			perHost('Host Priorities', 'userPriorities', {
+				displayName: 'Priority',
+				name: 'priority',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 3, numberPrecision: 0 },
+				default: 2,
+				description: 'Who is booked first among the hosts free for a slot: 1 to 3 (the stars in the app), 3 the highest. Hosts without a priority come last.',
+			}),
 			{ displayName: 'Max Lead Threshold', name: 'maxLeadThreshold', type: 'number', typeOptions: { minValue: 1, numberPrecision: 0 }, default: 1, description: 'How many bookings a host may lead the others by' },
 			{ displayName: 'Prioritize Near-Term Availability', name: 'prioritizeNearTermAvailability', type: 'boolean', default: false, description: 'Whether hosts free sooner are preferred' },
 			{
 				displayName: 'Type',
 				name: 'type',
 				type: 'options',
-				options: [
-					{ name: 'Advanced Round Robin', value: 'advancedRoundRobin', description: 'In turn, weighted by the hosts\' capacities' },
-					{ name: 'Equal Distribution', value: 'equalDistribution', description: 'The host with the fewest bookings in the period' },
-					{ name: 'Simple Round Robin', value: 'simpleRoundRobin', description: 'Each host in turn' },
-				],
+				options: queueTypeOptions,
 				default: 'simpleRoundRobin',
 				description: 'How the queue picks the host of a booking',
 			},

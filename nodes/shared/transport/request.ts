@@ -182,8 +182,29 @@ function secretParts(secret: string): string[] {
 	return part.length >= 8 ? [secret, part] : [secret];
 }
 
-function buildPath(template: string, params: Record<string, string> = {}): string {
-	return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+/**
+ * Why a value cannot fill a placeholder of a path: empty, or only dots ("." and ".." are path steps once URLs are
+ * normalised, so `/v4/queue/workspace/..` would read `/v4/queue/`). The executor names the field with it.
+ */
+export function pathValueProblem(value: string): string | undefined {
+	if (value === '') return 'cannot be empty';
+	return /^\.+$/.test(value) ? `cannot be "${value}"` : undefined;
+}
+
+/**
+ * The one path builder: every placeholder of every request (definitions, hooks, list searches, triggers) is filled
+ * here, URL-encoded, and a value that would change the path is refused before anything is sent.
+ */
+function buildPath(ctx: ApiContext, itemIndex: number, template: string, params: Record<string, string> = {}): string {
+	return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+		const value = params[name] ?? '';
+		const problem = pathValueProblem(value);
+		if (problem) {
+			fail(ctx, `The ${name} in the path ${template} ${problem}`, itemIndex,
+				'An ID that is empty or only dots would call another address than the one meant. Check the ID this request took from its input or from an earlier answer.');
+		}
+		return encodeURIComponent(value);
+	});
 }
 
 function retryAfterMs(header: unknown): number | undefined {
@@ -236,11 +257,12 @@ function redirected(options: IHttpRequestOptions, status: number, url: string): 
 }
 
 export async function apiRequest(ctx: ApiContext, itemIndex: number, request: ApiRequest): Promise<unknown> {
+	const path = buildPath(ctx, itemIndex, request.path, request.pathParams);
 	const auth = await resolveAuth(ctx, itemIndex, request);
 	const headers: IDataObject = auth.actingUser ? { 'x-service-api-user-id': auth.actingUser } : {};
 	let options: IHttpRequestOptions = {
 		method: request.method,
-		url: `${auth.baseUrl}${buildPath(request.path, request.pathParams)}`,
+		url: `${auth.baseUrl}${path}`,
 		qs: request.qs,
 		body: request.body,
 		headers,
