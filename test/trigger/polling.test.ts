@@ -5,8 +5,8 @@ import { byId, useWorld } from '../harness/world';
 
 /**
  * How the trigger polls, on the New Contact event (contacts are quick to make in bulk through the control API):
- * manual mode, errors that must leave the stored position alone, a damaged or foreign state, bursts over several
- * pages, the room of `seen`, and n8n 2.x's poll budget. Each test works in a tenant of its own.
+ * manual mode, errors that must leave the stored position alone, two polls at once, a damaged or foreign state, bursts
+ * over several pages, the room of `seen`, and n8n 2.x's poll budget. Each test works in a tenant of its own.
  */
 
 const world = useWorld();
@@ -88,6 +88,40 @@ describe('Scheduling Platform Trigger: errors leave the stored position alone', 
 		expect(failed.staticData).toEqual(state);
 		const next = await world().poll(EVENT, world().pat(tenant.token), { state });
 		expect(ids(next.items)).toEqual(made);
+	});
+});
+
+describe('Scheduling Platform Trigger: two polls of one trigger at once', () => {
+	test('the second reads nothing and changes nothing while the first runs (same state, both would emit); the next poll reads on from the first', async () => {
+		const tenant = await freshTenant(world());
+		const state = await activated(tenant);
+		const made = await contacts(tenant, 3, 'overlap');
+		// The first poll's list answer is held, so the second starts while the first runs.
+		await world().control('POST', '/__sandbox/faults', { method: 'GET', path: LIST, delayMs: 500 });
+		const before = (await world().requests()).length;
+		const [first, second] = await Promise.all([
+			world().poll(EVENT, world().pat(tenant.token), { state }),
+			world().poll(EVENT, world().pat(tenant.token), { state }),
+		]);
+		const [emitted, skipped] = first.items ? [first, second] : [second, first];
+		expect(ids(emitted.items)).toEqual(made);
+		expect(skipped.items).toBeNull();
+		expect(skipped.error).toBeUndefined();
+		expect(skipped.staticData).toEqual(state);
+		expect(skipped.logs).toEqual([{ level: 'info', message: expect.stringContaining('Another poll of this trigger') }]);
+		expect((await world().requests()).slice(before).filter((request) => request.path === LIST)).toHaveLength(1);
+		const next = await world().poll(EVENT, world().pat(tenant.token), { state: emitted.staticData });
+		expect(next.items).toBeNull();
+	});
+
+	test('once the first has finished, or failed, the next poll runs', async () => {
+		const tenant = await freshTenant(world());
+		const state = await activated(tenant);
+		await world().control('POST', '/__sandbox/faults', { method: 'GET', path: LIST, status: 500 });
+		const failed = await world().poll(EVENT, world().pat(tenant.token), { state });
+		expect(failed.error).toBeDefined();
+		const made = await contacts(tenant, 2, 'after');
+		expect(ids((await world().poll(EVENT, world().pat(tenant.token), { state })).items)).toEqual(made);
 	});
 });
 

@@ -364,8 +364,43 @@ async function startWatching(watch: Watch): Promise<WatchState> {
 	return startState(watch.id, serverNow, Math.max(-Infinity, ...moments));
 }
 
+/** The polls of trigger nodes running now in this process (workflow and node): when each began. */
+const running = new Map<string, { since: number }>();
+/** A poll running longer than this is taken as hung, and no longer keeps others from running. */
+const HUNG_POLL_MS = 5 * 60_000;
+
+/**
+ * Runs a poll unless another poll of the same trigger node is still running in this process; then returns null and
+ * changes nothing. Two polls at once read the same stored state and would both emit the same events: n8n starts one
+ * poll per Poll Times entry, so entries that fall on the same second (two custom crons; in n8n 2.x Every Minute and
+ * Every Hour share one seeded second) start two at once, and n8n 2.x's scheduler runs a poll again when its lease
+ * expires while it still runs. The next poll reads on from what the running one stored. Manual mode stores nothing.
+ * Polls on two n8n main instances (multi-main) do not see each other here.
+ */
+async function alone(ctx: IPollFunctions, poll: () => Promise<INodeExecutionData[][] | null>): Promise<INodeExecutionData[][] | null> {
+	if (ctx.getMode() === 'manual') return await poll();
+	const node = ctx.getNode();
+	const key = `${String(ctx.getWorkflow().id)}\n${node.id ?? node.name}`;
+	const other = running.get(key);
+	if (other && Date.now() - other.since < HUNG_POLL_MS) {
+		ctx.logger.info(`Another poll of this trigger (started ${Math.round((Date.now() - other.since) / 1000)} s ago) is still running; this one reads nothing, so the same events are not emitted twice.`);
+		return null;
+	}
+	const mine = { since: Date.now() };
+	running.set(key, mine);
+	try {
+		return await poll();
+	} finally {
+		if (running.get(key) === mine) running.delete(key);
+	}
+}
+
 /** One poll of the trigger: null when nothing is new (n8n then starts no execution). */
 export async function pollEvent(ctx: IPollFunctions, eventName: string, definition: TriggerEvent, properties: INodeProperties[]): Promise<INodeExecutionData[][] | null> {
+	return await alone(ctx, async () => await pollOnce(ctx, eventName, definition, properties));
+}
+
+async function pollOnce(ctx: IPollFunctions, eventName: string, definition: TriggerEvent, properties: INodeProperties[]): Promise<INodeExecutionData[][] | null> {
 	const event = typeof definition === 'function' ? definition(ctx) : definition;
 	const qs = filterQuery(ctx, event, properties);
 	const id = JSON.stringify(event.settings === undefined ? [eventName, qs] : [eventName, qs, event.settings]);

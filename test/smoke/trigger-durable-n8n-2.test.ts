@@ -1,0 +1,3 @@
+import { durablePollSmoke } from './durablePollSuite';
+
+durablePollSmoke();

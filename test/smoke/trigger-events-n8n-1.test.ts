@@ -1,0 +1,3 @@
+import { triggerEventsSmoke } from './triggerEventsSuite';
+
+triggerEventsSmoke();
