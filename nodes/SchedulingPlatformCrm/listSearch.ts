@@ -127,3 +127,10 @@ export async function searchDataFields(this: ILoadOptionsFunctions, filter?: str
 		paginationToken: fields.length === MAX_PAGE_SIZE && next < Number(answer.total ?? 0) ? String(next) : undefined,
 	};
 }
+
+/** The custom fields of the chosen Record Type, by label, their key as the value. */
+export async function getCustomFieldKeys(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const recordType = String(this.getNodeParameter('recordType', 'deal'));
+	const answer = await apiRequest(this, 0, { method: 'GET', path: '/crm/settings/custom-fields', qs: { recordType } });
+	return readItems(answer, 'fields', failWith(this.getNode())).map((field) => ({ name: `${String(field.label)} (${String(field.key)})`, value: String(field.key) }));
+}
