@@ -84,8 +84,10 @@ export function addSyncedEmail(store: Store, companyId: string, input: NewSynced
 
 /** An email as the lists show it: without the tenant and the body. */
 function header(email: StoredEmail): SyncedEmail {
-	const { companyId: _tenant, body: _body, ...shown } = email;
-	return shown;
+	const shown: Partial<StoredEmail> = { ...email };
+	delete shown.companyId;
+	delete shown.body;
+	return shown as SyncedEmail;
 }
 
 /** The emails on the record, newest first, a page of them. */

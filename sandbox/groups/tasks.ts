@@ -105,15 +105,15 @@ export const tasks: Group = {
 		const all = tenantTasks(call).filter((task) => !assigneeId || task.assigneeId === assigneeId);
 		const open = all.filter((task) => task.completedAt === null && task.dueDate !== null);
 		const now = call.store.clock.now();
-		const dueWithin = (from: number, to: number) => open.filter((task) => Date.parse(task.dueDate!) >= from && Date.parse(task.dueDate!) < to).length;
-		const day = Math.floor(now / DAY_MS) * DAY_MS;
-		const weekStart = day - ((new Date(day).getUTCDay() + 6) % 7) * DAY_MS;
+		const dueBefore = (end: number) => open.filter((task) => Date.parse(task.dueDate!) >= now && Date.parse(task.dueDate!) < end).length;
+		const tomorrow = (Math.floor(now / DAY_MS) + 1) * DAY_MS;
+		const nextMonday = tomorrow + ((7 - new Date(tomorrow).getUTCDay() + 1) % 7) * DAY_MS;
 		return {
 			totalTasks: all.length,
 			completedTasks: all.filter((task) => task.completedAt !== null).length,
 			overdueTasks: open.filter((task) => Date.parse(task.dueDate!) < now).length,
-			dueTodayTasks: dueWithin(day, day + DAY_MS),
-			dueThisWeekTasks: dueWithin(weekStart, weekStart + 7 * DAY_MS),
+			dueTodayTasks: dueBefore(tomorrow),
+			dueThisWeekTasks: dueBefore(nextMonday),
 			byType: countBy(all, (task) => task.type),
 			byPriority: countBy(all, (task) => task.priority),
 		};

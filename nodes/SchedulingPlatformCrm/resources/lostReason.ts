@@ -57,7 +57,7 @@ async function archiveReason(call: OperationCall): Promise<IDataObject[]> {
 /** Set Required: whether closing a deal as lost needs a reason; the reasons are written back as they are. */
 async function setRequired(call: OperationCall): Promise<IDataObject[]> {
 	const required = call.values.required === true;
-	const { before, after } = await rewriteSettings(call, (settings) => (settings.required === required ? undefined : withReasons(settings, reasonsOf(settings, call))));
+	const { before, after } = await rewriteSettings(call, (settings) => (settings.required === required ? undefined : { reasons: reasonsOf(settings, call), required }));
 	return [{ required: (after ?? before).required, outcome: after ? 'updated' : 'unchanged' }];
 }
 
