@@ -69,7 +69,7 @@ export const customFieldOperations: ResourceDefinitions = {
 		method: 'PUT',
 		path,
 		query,
-		values: { key: 'key', label: { param: 'label', check: { maxLength: 255 } }, type: 'fieldType', required: 'options.required', options: 'options.choices' },
+		values: { key: 'key', label: 'label', type: 'fieldType', required: 'options.required', options: 'options.choices' },
 		check: (_request, call) =>
 			call.values.options !== undefined && !CHOICE_TYPES.includes(String(call.values.type))
 				? `${call.label('options.choices')} belong to Select and Multi Select fields only: remove them, or change ${call.label('fieldType')}`
@@ -156,7 +156,7 @@ export const customFieldProperties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Lead Source',
 		displayOptions: show('upsert'),
-		description: 'The name users see, at most 255 characters',
+		description: 'The name users see',
 	},
 	{ displayName: 'Field Type', name: 'fieldType', type: 'options', options: TYPES, default: 'text', displayOptions: show('upsert'), description: 'The kind of value the field holds' },
 	{
