@@ -42,6 +42,8 @@ export interface Schema {
 	pattern?: string;
 	/** Decimal places a number may have at most (money: 2). */
 	'x-decimals'?: number;
+	/** The endpoint's own wording of an enum failure, after the property name (`must be a valid enum value`). */
+	'x-enum-message'?: string;
 }
 
 export interface Parameter {

@@ -1,7 +1,9 @@
 import { Actor } from './auth';
+import { Schema } from './contract';
 import { apiError } from './errors';
 import { ordered } from './listOrder';
-import { Store } from './store';
+import { CustomFieldSetting, Store } from './store';
+import { validateBody } from './validation';
 import { companyUser } from './visibility';
 
 /** What the CRM groups share: tenant records, page1 lists, owners, custom fields. */
@@ -61,9 +63,25 @@ export function assertOwner(store: Store, actor: Actor, ownerId: unknown): void 
 	if (typeof ownerId === 'string') companyUser(store, actor, ownerId);
 }
 
+/** The schema of a custom field's values by its type (designed value types, api-reference §3); null removes the key. */
+function valueSchema(setting: CustomFieldSetting): Schema {
+	const choice: Schema = setting.options.length ? { type: 'string', enum: setting.options } : { type: 'string' };
+	const byType: Record<string, Schema> = {
+		number: { type: 'number' },
+		currency: { type: 'number' },
+		checkbox: { type: 'boolean' },
+		date: { type: 'string', format: 'date' },
+		select: choice,
+		multiselect: { type: 'array', items: choice },
+	};
+	return { type: 'string', ...byType[setting.type], nullable: true };
+}
+
 /**
- * customFields of a company or deal: keys must be keys of the record type's settings (400 "customFields.<key> is
- * not a <type> custom field"); on create the required ones must be given; on update they merge and null removes a key.
+ * customFields of a company or deal: the values of the record type's settings must have their field's type
+ * (400 in class-validator's words, e.g. "customFields.vip must be a boolean"); a key that is not in the settings
+ * is stored silently, as the live service does (api-reference §3). On create the required ones must be given; on
+ * update they merge and null removes a key.
  */
 export function customFieldsOf(
 	store: Store,
@@ -73,17 +91,14 @@ export function customFieldsOf(
 	current: Record<string, unknown> | undefined,
 ): Record<string, unknown> {
 	const settings = store.customFieldSettings.get(`${actor.company.id}:${recordType}`) ?? [];
-	const keys = new Set(settings.map((setting) => setting.key));
-	const errors = Object.keys(given ?? {})
-		.filter((key) => !keys.has(key))
-		.map((key) => `customFields.${key} is not a ${recordType} custom field`);
+	const properties = Object.fromEntries(settings.map((setting) => [setting.key, valueSchema(setting)]));
+	validateBody({ type: 'object', properties: { customFields: { type: 'object', properties } } }, { customFields: given ?? {} });
 	const merged: Record<string, unknown> = { ...current, ...given };
 	for (const [key, value] of Object.entries(merged)) if (value === null) delete merged[key];
 	if (!current) {
 		const missing = settings.filter((setting) => setting.required && (merged[setting.key] === undefined || merged[setting.key] === ''));
-		errors.push(...missing.map((setting) => `customFields.${setting.key} should not be empty`));
+		if (missing.length) throw apiError(400, missing.map((setting) => `customFields.${setting.key} should not be empty`));
 	}
-	if (errors.length) throw apiError(400, errors);
 	return merged;
 }
 

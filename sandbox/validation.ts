@@ -118,7 +118,7 @@ function violations(schema: Schema, value: unknown): string[] {
 	const checks: Check[] = [];
 	const kind = (schema.format && FORMATS[schema.format]) || TYPES[schema.type ?? ''];
 	if (kind && !schema.enum) checks.push(kind);
-	if (schema.enum) checks.push([(v) => schema.enum!.includes(v), `must be one of the following values: ${schema.enum.join(', ')}`]);
+	if (schema.enum) checks.push([(v) => schema.enum!.includes(v), schema['x-enum-message'] ?? `must be one of the following values: ${schema.enum.join(', ')}`]);
 	if (schema.minLength !== undefined) checks.push(minLength(schema.minLength));
 	if (schema.maxLength !== undefined) checks.push([(v) => typeof v === 'string' && v.length <= schema.maxLength!, `must be shorter than or equal to ${schema.maxLength} characters`]);
 	if (schema.minItems !== undefined) checks.push([(v) => Array.isArray(v) && v.length >= schema.minItems!, `must contain at least ${schema.minItems} elements`]);

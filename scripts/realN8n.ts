@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'fs';
 import { createServer } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { setTimeout as sleep } from 'timers/promises';
 
 import { PACKAGE_DIR, PACKAGE_NAME } from '../test/harness/packageDir';
 
@@ -22,6 +23,7 @@ export const CRM_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformCrm`;
 export const SIGNATURES_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformSignatures`;
 export const MESSENGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformMessenger`;
 export const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformTrigger`;
+export const WEBHOOK_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformWebhookTrigger`;
 export const INVOICING_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformInvoicing`;
 
 export interface RealN8n {
@@ -158,4 +160,70 @@ export async function importAll(host: RealN8n, userFolder: string, credentials: 
 export function parseExecution(stdout: string) {
 	const start = stdout.startsWith('{') ? 0 : stdout.indexOf('\n{') + 1;
 	return JSON.parse(stdout.slice(start, stdout.lastIndexOf('\n}') + 2));
+}
+
+/** Waits until n8n's REST API answers (it answers after /healthz), or fails with the end of n8n's output if it exits. */
+export async function waitForRest(editorUrl: string, exited: () => CliResult | undefined): Promise<Record<string, unknown>> {
+	const deadline = Date.now() + 3 * 60_000;
+	while (Date.now() < deadline) {
+		const result = exited();
+		if (result) throw new Error(`n8n stopped (exit ${String(result.code)}):\n${result.stderr.slice(-3000)}\n${result.stdout.slice(-3000)}`);
+		const answer = await fetch(`${editorUrl}/rest/settings`).catch(() => undefined);
+		if (answer?.ok) return ((await answer.json()) as { data: Record<string, unknown> }).data;
+		await sleep(500);
+	}
+	throw new Error(`n8n did not answer at ${editorUrl} within 3 minutes`);
+}
+
+export interface OwnerLogin {
+	email: string;
+	password: string;
+	firstName: string;
+	lastName: string;
+}
+
+/** Creates the owner account on the first start of a user folder (n8n then asks no setup questions); the answer, or undefined when there was an owner. */
+export async function setUpOwner(editorUrl: string, settings: Record<string, unknown>, login: OwnerLogin): Promise<Response | undefined> {
+	const management = settings.userManagement as { showSetupOnFirstLoad?: boolean } | undefined;
+	if (!management?.showSetupOnFirstLoad) return undefined;
+	const answer = await fetch(`${editorUrl}/rest/owner/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(login) });
+	if (!answer.ok) throw new Error(`n8n refused the owner setup (HTTP ${answer.status}): ${await answer.text()}`);
+	return answer;
+}
+
+/** One answer of n8n's REST API: the status and the parsed body (`{ data }` on success, `{ code, message }` on failure). */
+export interface RestAnswer {
+	status: number;
+	body: { data?: unknown; message?: string; [key: string]: unknown };
+}
+
+/** n8n's REST API as the owner, with the session cookie the editor would have (no browser ID: the session is not bound to one). */
+export type RestClient = (method: string, path: string, body?: unknown) => Promise<RestAnswer>;
+
+/** The session cookie of a login or owner-setup answer. */
+function sessionCookie(answer: Response): string {
+	const cookie = answer.headers.getSetCookie().find((header) => header.startsWith('n8n-auth='));
+	if (!cookie) throw new Error(`n8n set no session cookie (HTTP ${answer.status})`);
+	return cookie.split(';')[0];
+}
+
+/**
+ * Logs in to a running n8n as its owner (set up first on a fresh user folder) once its REST API answers, and
+ * returns a client of that API with the session.
+ */
+export async function ownerSession(editorUrl: string, login: OwnerLogin, exited: () => CliResult | undefined = () => undefined): Promise<RestClient> {
+	const settings = await waitForRest(editorUrl, exited);
+	let answer = await setUpOwner(editorUrl, settings, login);
+	if (!answer) {
+		const credentials = { emailOrLdapLoginId: login.email, password: login.password };
+		answer = await fetch(`${editorUrl}/rest/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credentials) });
+		if (!answer.ok) throw new Error(`n8n refused the login (HTTP ${answer.status}): ${await answer.text()}`);
+	}
+	const cookie = sessionCookie(answer);
+	return async (method, path, body) => {
+		const headers = { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+		const reply = await fetch(`${editorUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+		const text = await reply.text();
+		return { status: reply.status, body: (text ? JSON.parse(text) : {}) as RestAnswer['body'] };
+	};
 }

@@ -1,13 +1,12 @@
 import type { ChildProcess } from 'child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
-import { setTimeout as sleep } from 'timers/promises';
 
 import { startSandbox } from '../sandbox/server';
 import type { Sandbox } from '../sandbox/server';
 import type { Seed } from '../sandbox/seed';
 import { PACKAGE_DIR, PACKAGE_NAME } from '../test/harness/packageDir';
-import { N8N_V2, importAll, installPackage, realN8n, startN8n } from './realN8n';
+import { N8N_V2, importAll, installPackage, realN8n, setUpOwner, startN8n, waitForRest } from './realN8n';
 import type { CliResult, RealN8n } from './realN8n';
 
 /**
@@ -69,25 +68,53 @@ export function exampleWorkflows(): Array<{ id: string; name: string }> {
 		.map((file) => JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as { id: string; name: string });
 }
 
+type DemoCall = (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>;
+
+interface DemoAttendee {
+	email: string;
+	firstname: string;
+	lastname: string;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Books the first open slot of the owner's first meeting type for the attendee, then moves it to `start` (past hours ignore availability). */
+async function bookAt(call: DemoCall, seed: Seed, attendee: DemoAttendee, start: (durationMinutes: number) => number): Promise<string> {
+	const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
+	const [meetingType] = (await call('GET', '/v4/meeting-type')) as unknown as Array<{ id: string; meetingInfo: { duration: number } }>;
+	const slots = (await call('GET', `/v4/booking-availability?meetingTypeId=${meetingType.id}&hostIds=${seed.users.owner.id}&start=${day(1)}&end=${day(8)}`)) as { dates: Array<{ spots: Array<{ startTime: string }> }> };
+	const booking = { meetingTypeId: meetingType.id, start: slots.dates[0].spots[0].startTime, hostIds: [seed.users.owner.id], attendee: { ...attendee, receiveReminders: true, notes: {} } };
+	const booked = await call('POST', '/v4/booking', booking);
+	const moment = new Date(start(meetingType.meetingInfo.duration)).toISOString();
+	await call('POST', `/v4/appointment/${String(booked.appointmentId)}/reschedule`, { start: moment, ignoreAvailability: true });
+	return String(booked.appointmentId);
+}
+
 /**
- * Demo data of the invoicing and routing examples: an appointment that took place yesterday (booked, then moved
- * there; its attendee became a CRM contact), a monthly recurring invoice for that contact due today, an invoice to
- * them that is overdue (sent, due 16 days ago), someone who left the booking form unfinished, and two emails with that
- * contact as a mailbox sync would bring them.
+ * Ended a few minutes before now, for the Appointment Ended example's test event (it looks 8 hours back); never
+ * before today's midnight (UTC), so that the invoicing example, which bills yesterday's appointments, leaves it.
+ */
+function endedJustNow(durationMinutes: number): number {
+	const now = Date.now();
+	return Math.max(now - (durationMinutes + 10) * 60_000, now - (now % DAY_MS));
+}
+
+/**
+ * Demo data of the invoicing, routing and follow-up examples: an appointment that took place yesterday (booked,
+ * then moved there; its attendee became a CRM contact), a monthly recurring invoice for that contact due today, an
+ * invoice to them that is overdue (sent, due 16 days ago), someone who left the booking form unfinished, an
+ * appointment that ended just now, and two emails with the first contact as a mailbox sync would bring them.
  */
 async function addDemoData(sandboxUrl: string, seed: Seed): Promise<void> {
-	const call = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
+	const call: DemoCall = async (method, path, body) => {
 		const headers = { authorization: `Bearer ${seed.credentials.ownerPat}`, 'content-type': 'application/json' };
 		const answer = await fetch(`${sandboxUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
 		if (!answer.ok) throw new Error(`Demo data: ${method} ${path} failed (HTTP ${answer.status}): ${await answer.text()}`);
 		return (await answer.json()) as Record<string, unknown>;
 	};
-	const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-	const [meetingType] = (await call('GET', '/v4/meeting-type')) as unknown as Array<{ id: string }>;
-	const slots = (await call('GET', `/v4/booking-availability?meetingTypeId=${meetingType.id}&hostIds=${seed.users.owner.id}&start=${day(1)}&end=${day(8)}`)) as { dates: Array<{ spots: Array<{ startTime: string }> }> };
-	const attendee = { email: 'mary.jackson@client.example', firstname: 'Mary', lastname: 'Jackson', receiveReminders: true, notes: {} };
-	const booked = await call('POST', '/v4/booking', { meetingTypeId: meetingType.id, start: slots.dates[0].spots[0].startTime, hostIds: [seed.users.owner.id], attendee });
-	await call('POST', `/v4/appointment/${String(booked.appointmentId)}/reschedule`, { start: `${day(-1)}T09:00:00Z`, ignoreAvailability: true });
+	const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
+	const attendee = { email: 'mary.jackson@client.example', firstname: 'Mary', lastname: 'Jackson' };
+	await bookAt(call, seed, attendee, () => Date.parse(`${day(-1)}T09:00:00Z`));
 	const [row] = (await call('GET', `/crm?searchTerm=${encodeURIComponent(attendee.email)}`)).result as Array<{ item: { id: string } }>;
 	const contactId = row.item.id;
 	await call('POST', '/invoicing/recurring', { name: 'Support plan', contactId, lineItems: [{ description: 'Support plan', quantity: 1, unitPrice: 290 }], interval: 'monthly', startDate: day(0) });
@@ -95,6 +122,7 @@ async function addDemoData(sandboxUrl: string, seed: Seed): Promise<void> {
 	await call('POST', `/invoicing/documents/${String(overdue.id)}/finalise`);
 	await call('POST', `/invoicing/documents/${String(overdue.id)}/send`, {});
 	await call('POST', '/v4/attendee/pending', { email: 'dorothy.vaughan@client.example', firstname: 'Dorothy', lastname: 'Vaughan', phone: '+4915790002222' });
+	await bookAt(call, seed, { email: 'annie.easley@client.example', firstname: 'Annie', lastname: 'Easley' }, endedJustNow);
 	const owner = seed.users.owner.email;
 	const thread = { companyId: seed.companies.acme.id, contactId, threadId: 'demo-support-plan' };
 	await call('POST', '/__sandbox/crm-emails', { ...thread, subject: 'Support plan', direction: 'inbound', fromEmail: attendee.email, toEmails: [owner], sentAt: `${day(-2)}T08:15:00Z`, text: 'Hi Ada, does the support plan include weekend calls? Best, Mary' });
@@ -108,31 +136,6 @@ async function importExamples(host: RealN8n, userFolder: string, credentials: De
 	const fresh = exampleWorkflows().filter((workflow) => !done.includes(workflow.id));
 	await importAll(host, userFolder, credentials, fresh);
 	writeFileSync(record, JSON.stringify([...done, ...fresh.map((workflow) => workflow.id)]));
-}
-
-/** Waits until n8n's REST API answers (it answers after /healthz), or fails with the end of n8n's output if it exits. */
-async function waitForRest(editorUrl: string, exited: () => CliResult | undefined): Promise<Record<string, unknown>> {
-	const deadline = Date.now() + 3 * 60_000;
-	while (Date.now() < deadline) {
-		const result = exited();
-		if (result) throw new Error(`n8n stopped (exit ${String(result.code)}):\n${result.stderr.slice(-3000)}\n${result.stdout.slice(-3000)}`);
-		const answer = await fetch(`${editorUrl}/rest/settings`).catch(() => undefined);
-		if (answer?.ok) return ((await answer.json()) as { data: Record<string, unknown> }).data;
-		await sleep(500);
-	}
-	throw new Error(`n8n did not answer at ${editorUrl} within 3 minutes`);
-}
-
-/** Creates the owner account on the first start of a user folder (n8n then asks no setup questions). */
-async function setUpOwner(editorUrl: string, settings: Record<string, unknown>): Promise<void> {
-	const management = settings.userManagement as { showSetupOnFirstLoad?: boolean } | undefined;
-	if (!management?.showSetupOnFirstLoad) return;
-	const answer = await fetch(`${editorUrl}/rest/owner/setup`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(LOGIN),
-	});
-	if (!answer.ok) throw new Error(`n8n refused the owner setup (HTTP ${answer.status}): ${await answer.text()}`);
 }
 
 async function stopChild(child: ChildProcess, done: Promise<CliResult>): Promise<void> {
@@ -165,7 +168,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 		let exited: CliResult | undefined;
 		void done.then((result) => (exited = result));
 		try {
-			await setUpOwner(editorUrl, await waitForRest(editorUrl, () => exited));
+			await setUpOwner(editorUrl, await waitForRest(editorUrl, () => exited), LOGIN);
 		} catch (error) {
 			await stopChild(child, done);
 			throw error;

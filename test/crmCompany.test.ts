@@ -25,7 +25,13 @@ beforeAll(async () => {
 	await api('PUT', '/crm/settings/custom-fields?recordType=company', {
 		fields: [
 			{ key: 'tier', label: 'Tier', type: 'select', options: ['gold', 'silver'] },
-			{ key: 'partner', label: 'Partner', type: 'boolean' },
+			{ key: 'partner', label: 'Partner', type: 'checkbox' },
+			{ key: 'revenue', label: 'Revenue', type: 'currency' },
+			{ key: 'employees', label: 'Employees', type: 'number' },
+			{ key: 'founded', label: 'Founded', type: 'date' },
+			{ key: 'markets', label: 'Markets', type: 'multiselect', options: ['EU', 'US'] },
+			{ key: 'slogan', label: 'Slogan', type: 'text' },
+			{ key: 'about', label: 'About', type: 'textarea' },
 		],
 	});
 });
@@ -64,12 +70,96 @@ describe('Company', () => {
 		expect(items).toEqual([expect.objectContaining({ name: 'Acme Inc.', domain: 'acme.example', ownerId: owner().id, customFields: { tier: 'gold', partner: true }, addressZip: null })]);
 	});
 
-	test('bad input is refused before sending: a website without https, a name over 255 characters', async () => {
+	test('bad input is refused before sending: a website without https, a name over 255 characters, an industry or address city over 100', async () => {
 		const website = await world().runNode({ resource: 'company', operation: 'create', name: 'Bad', additionalFields: { website: 'acme.example' } }, world().pat());
 		expect(website.error?.message).toBe('Website must be a web address starting with https:// or http://');
 		const long = await world().runNode({ resource: 'company', operation: 'create', name: 'x'.repeat(256) }, world().pat());
 		expect(long.error?.message).toBe('Name must be at most 255 characters long; it has 256');
+		const industry = await world().runNode({ resource: 'company', operation: 'create', name: 'Bad', additionalFields: { industry: 'i'.repeat(101) } }, world().pat());
+		expect(industry.error?.message).toBe('Industry must be at most 100 characters long; it has 101');
+		const c = await company('Long City Ltd.');
+		const city = await world().runNode({ resource: 'company', operation: 'update', companyId: byId(c.id), updateFields: { addressCity: 'c'.repeat(101) } }, world().pat());
+		expect(city.error?.message).toBe('Address City must be at most 100 characters long; it has 101');
 		expect(await world().requests()).toEqual([]);
+	});
+
+	test('an industry and an address city of 100 characters are sent; the API refuses 101 in its validation words', async () => {
+		const [industry, addressCity] = ['i'.repeat(100), 'c'.repeat(100)];
+		const { items, error } = await world().runNode({ resource: 'company', operation: 'create', name: 'Edge Ltd.', additionalFields: { industry, addressCity } }, world().pat());
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map(wire).pop()).toEqual({
+			method: 'POST',
+			path: '/crm/companies',
+			query: '',
+			headers: world().patHeaders(pat(), true),
+			body: { name: 'Edge Ltd.', industry, addressCity },
+		});
+		expect(items).toEqual([expect.objectContaining({ industry, addressCity })]);
+		const refused = await world().api('POST', '/crm/companies', pat(), { body: { name: 'Too Long Ltd.', industry: `${industry}i`, addressCity: `${addressCity}c` } });
+		expect(refused.body).toEqual({
+			statusCode: 400,
+			message: ['industry must be shorter than or equal to 100 characters', 'addressCity must be shorter than or equal to 100 characters'],
+			error: 'Bad Request',
+		});
+		const patched = await world().api('PATCH', `/crm/companies/${items[0].id as string}`, pat(), { body: { addressCity: `${addressCity}c` } });
+		expect(patched.body).toEqual({ statusCode: 400, message: ['addressCity must be shorter than or equal to 100 characters'], error: 'Bad Request' });
+	});
+
+	test('custom-field values go with their real types: a checkbox true, a currency 1234.5, a date as its day, a multiselect as a list', async () => {
+		const { items, error } = await world().runNode(
+			{ resource: 'company', operation: 'create', name: '={{ $json.name }}', customFields: { mappingMode: 'autoMapInputData', value: null } },
+			world().pat(),
+			{
+				input: [
+					{ name: 'Typed Ltd.', partner: 'true', revenue: '1234.5', employees: '12', founded: '2020-02-29T10:00:00', markets: 'EU, US', slogan: ' Fast ', about: 'Line 1\nLine 2' },
+					{ name: 'Listed Ltd.', partner: false, revenue: 99.99, founded: '2021-06-01', markets: '["US"]' },
+				],
+			},
+		);
+		expect(error).toBeUndefined();
+		const sent = [
+			{ partner: true, revenue: 1234.5, employees: 12, founded: '2020-02-29', markets: ['EU', 'US'], slogan: 'Fast', about: 'Line 1\nLine 2' },
+			{ partner: false, revenue: 99.99, founded: '2021-06-01', markets: ['US'] },
+		];
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: '/crm/settings/custom-fields', query: 'recordType=company', headers: world().patHeaders(), body: null },
+			{ method: 'POST', path: '/crm/companies', query: '', headers: world().patHeaders(pat(), true), body: { name: 'Typed Ltd.', customFields: sent[0] } },
+			{ method: 'POST', path: '/crm/companies', query: '', headers: world().patHeaders(pat(), true), body: { name: 'Listed Ltd.', customFields: sent[1] } },
+		]);
+		expect(items.map((item) => item.customFields)).toEqual(sent);
+	});
+
+	test('a custom-field value of the wrong type stops the item before sending, naming the field', async () => {
+		const run = async (value: IDataObject) => (await world().runNode({ resource: 'company', operation: 'create', name: 'Wrong Ltd.', customFields: mapper(value) }, world().pat())).error?.message;
+		expect(await run({ partner: 'yes' })).toBe('Custom Fields: Partner must be true or false, not "yes"');
+		expect(await run({ revenue: '1.234,50' })).toBe('Custom Fields: Revenue must be a number, not "1.234,50"');
+		expect(await run({ founded: '2026-02-30' })).toBe('Custom Fields: Founded must be a real date; 2026-02-30 does not exist');
+		expect(await run({ founded: 'next spring' })).toBe('Custom Fields: Founded must be a date such as 2026-03-09, not "next spring"');
+		expect(await run({ markets: 'EU, Mars' })).toBe('Custom Fields: Markets must be one of "EU", "US"; "Mars" is not');
+		expect((await world().requests()).filter((request) => request.method === 'POST')).toEqual([]);
+	});
+
+	test('the API checks custom-field values by their type, stores a key that is not in the settings silently, and takes only the real field types', async () => {
+		const typed = await world().api('POST', '/crm/companies', pat(), { body: { name: 'Strings Ltd.', customFields: { partner: 'true', revenue: '1234.5', founded: '2026-02-30', markets: ['Mars'] } } });
+		expect(typed.body).toEqual({
+			statusCode: 400,
+			message: [
+				'customFields.partner must be a boolean',
+				'customFields.revenue must be a number',
+				'customFields.founded must be a valid ISO 8601 date string (YYYY-MM-DD)',
+				'each value in customFields.markets must be one of the following values: EU, US',
+			],
+			error: 'Bad Request',
+		});
+		const typo = await world().api('POST', '/crm/companies', pat(), { body: { name: 'Typo Ltd.', customFields: { Tier: 'gold' } } });
+		expect(typo.status).toBe(201);
+		expect(typo.body.customFields).toEqual({ Tier: 'gold' });
+		const settings = await world().api('PUT', '/crm/settings/custom-fields?recordType=company', pat(), { body: { fields: [{ key: 'vip', label: 'VIP', type: 'boolean' }] } });
+		expect(settings.body).toEqual({
+			statusCode: 400,
+			message: ['fields.0.type must be one of the following values: text, textarea, number, currency, date, select, multiselect, checkbox'],
+			error: 'Bad Request',
+		});
 	});
 
 	test('Get and Get by Domain read one company; an unknown domain gets the API\'s 404', async () => {
@@ -207,11 +297,18 @@ describe('Company', () => {
 		expect((await world().requests()).map((request) => `${request.path}?${request.query}`)).toEqual(['/crm/companies?page=1&limit=100&search=piedpiper']);
 	});
 
-	test('the custom-field mapper lists the company settings', async () => {
+	test('the custom-field mapper lists the company settings with the n8n type of each real type', async () => {
 		const { result } = await world().resourceMapping('getCustomFields', { resource: 'company', operation: 'create' }, world().pat());
 		expect(result?.fields.map((field) => [field.id, field.displayName, field.type])).toEqual([
 			['tier', 'Tier', 'options'],
 			['partner', 'Partner', 'boolean'],
+			['revenue', 'Revenue', 'number'],
+			['employees', 'Employees', 'number'],
+			['founded', 'Founded', 'dateTime'],
+			['markets', 'Markets', 'array'],
+			['slogan', 'Slogan', 'string'],
+			['about', 'About', 'string'],
 		]);
+		expect(result?.fields[0].options).toEqual([{ name: 'gold', value: 'gold' }, { name: 'silver', value: 'silver' }]);
 	});
 });

@@ -303,7 +303,7 @@ describe('Contact: Get Activity of every kind', () => {
 		expect(all.items).toEqual([
 			expect.objectContaining({ type: 'meeting', appointmentId: meeting.id }),
 			{ type: 'note', occurredAt: expect.stringMatching(/^2027-03-02T09:00/), noteId: note, content: 'Wants a discount', isPinned: false, authorId: world().seed.users.owner.id },
-			{ type: 'task', occurredAt: expect.stringMatching(/^2027-03-02T08:00/), taskId: task, title: 'Send the offer', taskType: 'todo', dueDate: null, completedAt: null },
+			{ type: 'task', occurredAt: expect.stringMatching(/^2027-03-02T08:00/), taskId: task, title: 'Send the offer', taskType: 'todo', dueDate: '2027-03-31T12:00:00Z', completedAt: null },
 			{ type: 'communication', occurredAt: '2027-02-15T09:00:00Z', communicationId: call, communicationType: 'call', direction: 'outbound', subject: null },
 		]);
 		await world().clearRequests();

@@ -197,35 +197,90 @@ describe('Deal', () => {
 		expect(all.items.map((item) => item.name).sort()).toEqual(['Filter A', 'Filter B']);
 	});
 
-	test('Update moves to another pipeline with a stage of it, unassigns the owner and merges custom fields', async () => {
-		const d = await deal('Mover', { customFields: { source: 'web', seats: 2 } });
+	test('Update moves the deal to a stage of its own pipeline (the deal and the pipelines read once per run), clears contact, company, expected close date and owner with null and merges custom fields', async () => {
+		const company = await api('POST', '/crm/companies', { name: 'Clearable Ltd.' });
+		const d = await deal('Mover', { customFields: { source: 'web', seats: 2 }, contactId: contacts.Grace, crmCompanyId: company.id, expectedCloseDate: '2026-04-30' });
+		await world().control('POST', '/__sandbox/clock/advance', { seconds: 60 });
 		const { items, error } = await world().runNode(
 			{
 				resource: 'deal',
 				operation: 'update',
 				dealId: byId(d.id),
-				updateFields: { pipelineId: byId(other.id), stageId: other.stages[0].id, unassignOwner: true, value: 99 },
+				updateFields: { stageId: sales.stages[1].id, clearContact: true, clearCompany: true, clearExpectedCloseDate: true, unassignOwner: true, value: 99 },
 				customFields: mapper({ seats: 5 }),
 			},
 			world().pat(),
+			{ input: [{}, {}] },
 		);
 		expect(error).toBeUndefined();
-		const patch = (await world().requests()).map(wire).find((request) => request.method === 'PATCH');
-		expect(patch).toEqual({
-			method: 'PATCH',
-			path: `/crm/deals/${d.id}`,
-			query: '',
-			headers: world().patHeaders(pat(), true),
-			body: { pipelineId: other.id, stageId: other.stages[0].id, value: 99, ownerId: null, customFields: { seats: 5 } },
-		});
-		expect(items).toEqual([expect.objectContaining({ pipelineId: other.id, stageId: other.stages[0].id, ownerId: null, customFields: { source: 'web', seats: 5 } })]);
+		const body = { stageId: sales.stages[1].id, value: 99, contactId: null, crmCompanyId: null, expectedCloseDate: null, ownerId: null, customFields: { seats: 5 } };
+		const patch = { method: 'PATCH', path: `/crm/deals/${d.id}`, query: '', headers: world().patHeaders(pat(), true), body };
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: `/crm/deals/${d.id}`, query: '', headers: world().patHeaders(), body: null },
+			{ method: 'GET', path: '/crm/pipelines', query: '', headers: world().patHeaders(), body: null },
+			{ method: 'GET', path: '/crm/settings/custom-fields', query: 'recordType=deal', headers: world().patHeaders(), body: null },
+			patch,
+			patch,
+		]);
+		const updated = { pipelineId: sales.id, stageId: sales.stages[1].id, value: 99, contactId: null, crmCompanyId: null, expectedCloseDate: null, ownerId: null, customFields: { source: 'web', seats: 5 } };
+		expect(items).toEqual([expect.objectContaining(updated), expect.objectContaining(updated)]);
+		expect(items[0].enteredStageAt).not.toBe(d.enteredStageAt);
+		for (const field of ['closedAt', 'isOpen', 'isWon', 'isLost']) expect(items[0]).not.toHaveProperty(field);
 	});
 
-	test('Update refuses a new pipeline without a stage before sending', async () => {
-		const d = await deal('Half', { customFields: { source: 'web' } });
-		const { error } = await world().runNode({ resource: 'deal', operation: 'update', dealId: byId(d.id), updateFields: { pipelineId: byId(other.id) } }, world().pat());
-		expect(error?.message).toBe('Stage is required when Pipeline changes: pick a stage of the new pipeline');
+	test('Update refuses a stage of another pipeline before sending: no route moves a deal to another pipeline, and the message says what is possible', async () => {
+		const d = await deal('Stays', { customFields: { source: 'web' } });
+		const { error } = await world().runNode({ resource: 'deal', operation: 'update', dealId: byId(d.id), updateFields: { stageId: `={{ "${other.stages[0].id}" }}` } }, world().pat(), { input: [{}, {}] });
+		expect(error?.message).toBe(
+			`Stage Name or ID "${other.stages[0].id}" is a stage of the pipeline "Partners", not of the deal's pipeline "Sales": the API has no route that moves a deal to another pipeline`,
+		);
+		expect(error?.description).toContain(
+			'to have the deal in "Partners", create it anew there (Deal → Create), then delete the old deal or close it (Mark Won or Mark Lost). To move it within "Sales", pick one of its stages: Lead',
+		);
+		expect((await world().requests()).map((request) => `${request.method} ${request.path}`)).toEqual([`GET /crm/deals/${d.id}`, 'GET /crm/pipelines']);
+		await world().clearRequests();
+		const unknown = await world().runNode({ resource: 'deal', operation: 'update', dealId: byId(d.id), updateFields: { stageId: 'no-such-stage' } }, world().pat());
+		expect(unknown.error?.message).toBe('Stage Name or ID "no-such-stage" is not a stage of the deal\'s pipeline "Sales"');
+		expect(unknown.error?.description).toContain(`pick one of its stages: Lead (${sales.stages[0].id}), Proposal (${sales.stages[1].id})`);
+		expect((await world().requests()).filter((request) => request.method === 'PATCH')).toEqual([]);
+	});
+
+	test('Update refuses a value together with the switch that clears it, before sending', async () => {
+		const d = await deal('Contradiction', { customFields: { source: 'web' } });
+		const both = await world().runNode(
+			{ resource: 'deal', operation: 'update', dealId: byId(d.id), updateFields: { contactId: byId(contacts.Ada), clearContact: true } },
+			world().pat(),
+		);
+		expect(both.error?.message).toBe('Contact and Clear Contact contradict each other: remove the Contact text or turn Clear Contact off');
+		const date = await world().runNode(
+			{ resource: 'deal', operation: 'update', dealId: byId(d.id), updateFields: { expectedCloseDate: '2026-05-01', clearExpectedCloseDate: true } },
+			world().pat(),
+		);
+		expect(date.error?.message).toBe('Expected Close Date and Clear Expected Close Date contradict each other: remove the Expected Close Date text or turn Clear Expected Close Date off');
 		expect(await world().requests()).toEqual([]);
+	});
+
+	test('the API drops a pipelineId in the update (the deal stays in its pipeline) and refuses a stage of another pipeline', async () => {
+		const d = await deal('Pinned', { customFields: { source: 'web' } });
+		const dropped = await world().api('PATCH', `/crm/deals/${d.id}`, pat(), { body: { pipelineId: other.id, name: 'Pinned still' } });
+		expect(dropped.status).toBe(200);
+		expect(dropped.body).toMatchObject({ name: 'Pinned still', pipelineId: sales.id, stageId: sales.stages[0].id });
+		const moved = await world().api('PATCH', `/crm/deals/${d.id}`, pat(), { body: { pipelineId: other.id, stageId: other.stages[0].id } });
+		expect(moved.status).toBe(400);
+		expect(moved.body).toEqual({ statusCode: 400, message: 'stageId must be a stage of the deal\'s pipeline', error: 'Bad Request' });
+	});
+
+	test('the Stage dropdown of Update lists the stages of the chosen deal\'s pipeline only', async () => {
+		const d = await deal('Dropdown', { customFields: { source: 'web' } });
+		const { result, error } = await world().loadOptions('getPipelineStages', { resource: 'deal', operation: 'update', dealId: { __rl: true, mode: 'list', value: d.id } }, world().pat());
+		expect(error).toBeUndefined();
+		expect(result).toEqual([
+			{ name: 'Lead', value: sales.stages[0].id, description: undefined },
+			{ name: 'Proposal', value: sales.stages[1].id, description: undefined },
+			{ name: 'Won', value: sales.stages[2].id, description: 'Won stage' },
+			{ name: 'Lost', value: sales.stages[3].id, description: 'Lost stage' },
+		]);
+		expect((await world().requests()).map((request) => `${request.method} ${request.path}`)).toEqual([`GET /crm/deals/${d.id}`, 'GET /crm/pipelines']);
 	});
 
 	test('Delete outputs deleted from the 204', async () => {

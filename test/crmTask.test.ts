@@ -10,10 +10,13 @@ const parent = (kind: 'contact' | 'deal' | 'company', name: string, companyId?: 
 const owner = () => world().seed.users.owner;
 const ownerPat = () => world().seed.credentials.ownerPat;
 
-/** Tasks created directly through the API (with the owner's PAT unless given), in the order given; the request log is cleared after. */
+/**
+ * Tasks created directly through the API (with the owner's PAT unless given), in the order given, To Do and due on
+ * 2026-03-31 unless the body says otherwise; the request log is cleared after.
+ */
 async function addTasks(bodies: IDataObject[], token = ownerPat()): Promise<IDataObject[]> {
 	const created: IDataObject[] = [];
-	for (const body of bodies) created.push((await world().api('POST', '/crm/tasks', token, { body })).body);
+	for (const body of bodies) created.push((await world().api('POST', '/crm/tasks', token, { body: { type: 'todo', dueDate: '2026-03-31T12:00:00Z', ...body } })).body);
 	await world().clearRequests();
 	return created;
 }
@@ -51,11 +54,11 @@ describe('CRM Task', () => {
 				resource: 'task',
 				operation: 'create',
 				title: 'Call back about the offer',
+				type: 'call',
+				dueDate: '2026-03-12T09:00:00',
 				additionalFields: {
-					type: 'call',
 					description: 'Ask about the budget',
 					priority: 'high',
-					dueDate: '2026-03-12T09:00:00',
 					reminderAt: '2026-03-12T08:30:00+01:00',
 					assigneeId: byId(member),
 					contactId: byId(contactId),
@@ -83,31 +86,43 @@ describe('CRM Task', () => {
 		expect(items).toEqual([taskFields(body)]);
 	});
 
-	test('Create with the title only: the acting user is the assignee, type To Do, priority Medium', async () => {
-		const { items } = await world().runNode({ resource: 'task', operation: 'create', title: 'Send the contract' }, world().pat());
-		expect((await world().requests()).map(wire)).toEqual([
-			{ method: 'POST', path: '/crm/tasks', query: '', headers: world().patHeaders(ownerPat(), true), body: { title: 'Send the contract' } },
-		]);
-		expect(items).toEqual([taskFields({ title: 'Send the contract' })]);
+	test('Create with title, type and due date only: the acting user is the assignee, priority Medium', async () => {
+		const { items } = await world().runNode({ resource: 'task', operation: 'create', title: 'Send the contract', type: 'follow_up', dueDate: '2026-03-12T09:00:00Z' }, world().pat());
+		const body = { title: 'Send the contract', type: 'follow_up', dueDate: '2026-03-12T09:00:00Z' };
+		expect((await world().requests()).map(wire)).toEqual([{ method: 'POST', path: '/crm/tasks', query: '', headers: world().patHeaders(ownerPat(), true), body }]);
+		expect(items).toEqual([taskFields(body)]);
 	});
 
-	test('Create refuses before sending: an empty title, a date that does not exist, a contact of another tenant (404 from the API)', async () => {
-		const empty = await world().runNode({ resource: 'task', operation: 'create', title: ' ' }, world().pat());
-		expect(empty.error?.message).toBe('Title is required');
-		const impossible = await world().runNode(
-			{ resource: 'task', operation: 'create', title: 'Pay', additionalFields: { dueDate: '2026-02-30T10:00:00' } },
-			world().pat(),
-		);
-		expect(impossible.error?.message).toBe('Due Date must be a real date; 2026-02-30 does not exist');
+	test('Create refuses before sending: an empty title, a due date that an expression leaves empty, a type that is not one of the five, a date that does not exist, a contact of another tenant (404 from the API)', async () => {
+		const create = (fields: IDataObject) => world().runNode({ resource: 'task', operation: 'create', title: 'Pay', type: 'todo', dueDate: '2026-03-12T09:00:00Z', ...fields }, world().pat());
+		expect((await create({ title: ' ' })).error?.message).toBe('Title is required');
+		expect((await create({ dueDate: '={{ $json.due }}' })).error?.message).toBe('Due Date is required');
+		expect((await create({ type: '={{ "chat" }}' })).error?.message).toBe('Type must be one of "call", "email", "follow_up", "meeting", "todo"; "chat" is not');
+		expect((await create({ dueDate: '2026-02-30T10:00:00' })).error?.message).toBe('Due Date must be a real date; 2026-02-30 does not exist');
 		expect(await world().requests()).toEqual([]);
 
 		const foreign = await parent('contact', 'olga@other.example', world().seed.companies.other.id);
-		const other = await world().runNode(
-			{ resource: 'task', operation: 'create', title: 'Pay', additionalFields: { contactId: byId(foreign) } },
-			world().pat(),
-		);
+		const other = await create({ additionalFields: { contactId: byId(foreign) } });
 		expect(other.error?.httpCode).toBe('404');
 		expect(other.error?.description).toContain('Contact not found');
+	});
+
+	test('the API refuses a task without type and due date, and a type outside its list, in its validation words', async () => {
+		const bare = await world().api('POST', '/crm/tasks', ownerPat(), { body: { title: 'Bare' } });
+		expect(bare.body).toEqual({
+			statusCode: 400,
+			message: ['type must be a valid enum value', 'dueDate should not be empty', 'dueDate must be a valid ISO 8601 date string'],
+			error: 'Bad Request',
+		});
+		const chat = await world().api('POST', '/crm/tasks', ownerPat(), { body: { title: 'Chat', type: 'chat', dueDate: '2026-03-12T09:00:00Z', priority: 'urgent' } });
+		expect(chat.body).toEqual({
+			statusCode: 400,
+			message: ['type must be a valid enum value', 'priority must be one of the following values: low, medium, high'],
+			error: 'Bad Request',
+		});
+		const [task] = await addTasks([{ title: 'Typed' }]);
+		const update = await world().api('PATCH', `/crm/tasks/${task.id as string}`, ownerPat(), { body: { type: 'chat' } });
+		expect(update.body).toEqual({ statusCode: 400, message: ['type must be a valid enum value'], error: 'Bad Request' });
 	});
 
 	test('Get reads one task; Update sends only the changed fields; an empty Update is refused; PATCH ignores completion fields', async () => {

@@ -1,6 +1,6 @@
-import type { FieldType, IDataObject, ILoadOptionsFunctions, INodeProperties, ResourceMapperFields } from 'n8n-workflow';
+import type { FieldType, IDataObject, ILoadOptionsFunctions, INodeProperties, NodePropertyTypes, ResourceMapperFields } from 'n8n-workflow';
 
-import { isEmpty, typedValue } from '../shared/inputChecks';
+import { InputProblem, isEmpty, shown, typedValue } from '../shared/inputChecks';
 import { apiRequest } from '../shared/transport/request';
 import type { OperationCall } from '../shared/types';
 
@@ -11,12 +11,20 @@ import type { OperationCall } from '../shared/types';
 
 export type RecordType = 'company' | 'deal';
 
-const FIELD_TYPES: Record<string, FieldType> = {
-	number: 'number',
-	boolean: 'boolean',
-	date: 'dateTime',
-	select: 'options',
-	multiselect: 'array',
+/**
+ * Each custom-field type (api-reference §3): the mapper's field type, and the node field type whose rules check
+ * and convert its values (a checkbox sends true, not "true"; a currency 1234.5, not "1234.5"). Another type is text
+ * in the mapper and its value is sent as given.
+ */
+const TYPES: Record<string, { mapper: FieldType; rule: NodePropertyTypes }> = {
+	text: { mapper: 'string', rule: 'string' },
+	textarea: { mapper: 'string', rule: 'string' },
+	number: { mapper: 'number', rule: 'number' },
+	currency: { mapper: 'number', rule: 'number' },
+	date: { mapper: 'dateTime', rule: 'dateTime' },
+	select: { mapper: 'options', rule: 'options' },
+	multiselect: { mapper: 'array', rule: 'multiOptions' },
+	checkbox: { mapper: 'boolean', rule: 'boolean' },
 };
 
 const settingsRequest = (recordType: RecordType) => ({ method: 'GET' as const, path: '/crm/settings/custom-fields', qs: { recordType } });
@@ -58,18 +66,39 @@ export async function getCustomFields(this: ILoadOptionsFunctions): Promise<Reso
 			required: creating && field.required === true,
 			defaultMatch: false,
 			display: true,
-			type: FIELD_TYPES[String(field.type)] ?? 'string',
+			type: TYPES[String(field.type)]?.mapper ?? 'string',
 			...(field.type === 'select' && { options: ((field.options ?? []) as string[]).map((option) => ({ name: option, value: option })) }),
 		})),
 	};
 }
 
-/** The value as the custom field's type, through the node's own type rules (a number from "42", a choice among the options). */
+/** A list given as JSON text (`["a", "b"]`, as typed into the mapper's list field) is that list; other values stay. */
+function jsonList(raw: unknown): unknown {
+	if (typeof raw !== 'string' || !raw.trim().startsWith('[')) return raw;
+	try {
+		return JSON.parse(raw) as unknown;
+	} catch {
+		return raw;
+	}
+}
+
+/** A `date` value is an ISO date (YYYY-MM-DD): the day of a date, or of a date and time as written. */
+function isoDate(checked: unknown): string {
+	const day = /^\d{4}-\d{2}-\d{2}/.exec(String(checked))?.[0];
+	if (!day) throw new InputProblem(`must be a date such as 2026-03-09, not ${shown(checked)}`);
+	return day;
+}
+
+/**
+ * The value as the custom field's type, through the node's own type rules (a number from "42", true from "true",
+ * a choice among the options, a list of choices, a date).
+ */
 function typed(field: IDataObject, raw: unknown): unknown {
-	const type = FIELD_TYPES[String(field.type)] ?? 'string';
-	if (type === 'array') return typedValue({ type: 'string', typeOptions: { multipleValues: true } } as INodeProperties, raw);
+	const rule = TYPES[String(field.type)]?.rule;
+	if (!rule) return typedValue(undefined, raw);
 	const options = ((field.options ?? []) as string[]).map((option) => ({ name: option, value: option }));
-	return typedValue({ type, options } as INodeProperties, raw);
+	const value = typedValue({ type: rule, options } as INodeProperties, rule === 'multiOptions' ? jsonList(raw) : raw);
+	return field.type === 'date' ? isoDate(value) : value;
 }
 
 /**

@@ -85,17 +85,28 @@ export async function searchPipelines(this: ILoadOptionsFunctions, filter?: stri
 	};
 }
 
-/** The pipeline chosen in the node (Pipeline, or Pipeline under Update Fields), if any. */
-function chosenPipeline(ctx: ILoadOptionsFunctions): string {
-	const parameters = (ctx.getCurrentNodeParameters() ?? {}) as IDataObject;
-	const given = parameters.pipelineId ?? (parameters.updateFields as IDataObject | undefined)?.pipelineId;
+/** A fixed value of a resource locator or text parameter ("" when unset or an expression). */
+function fixedValue(given: unknown): string {
 	const value = given && typeof given === 'object' ? (given as IDataObject).value : given;
-	return typeof value === 'string' ? value.trim() : '';
+	return typeof value === 'string' && !value.startsWith('=') ? value.trim() : '';
+}
+
+/**
+ * The pipeline whose stages a Stage dropdown lists: the chosen Pipeline (Create, or the Get Many filter), else
+ * the pipeline of the chosen deal (its stages are the only ones Update, Mark Won, Mark Lost and Reopen take).
+ */
+async function chosenPipeline(ctx: ILoadOptionsFunctions): Promise<string> {
+	const parameters = (ctx.getCurrentNodeParameters() ?? {}) as IDataObject;
+	const pipelineId = fixedValue(parameters.pipelineId ?? (parameters.filters as IDataObject | undefined)?.pipelineId);
+	const dealId = fixedValue(parameters.dealId);
+	if (pipelineId || !dealId) return pipelineId;
+	const deal = (await apiRequest(ctx, 0, { method: 'GET', path: '/crm/deals/{id}', pathParams: { id: dealId } })) as IDataObject;
+	return String(deal.pipelineId ?? '');
 }
 
 /** The Stage dropdowns: the stages of the chosen pipeline in their order; with none chosen, every pipeline's stages. */
 export async function getPipelineStages(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const chosen = chosenPipeline(this);
+	const chosen = await chosenPipeline(this);
 	const shown = (await pipelines(this)).filter((pipeline) => !chosen || pipeline.id === chosen);
 	return shown.flatMap((pipeline) =>
 		((pipeline.stages ?? []) as IDataObject[]).map((stage) => ({

@@ -14,7 +14,10 @@ import { SUBSCRIPTION_LIMIT, createSubscription, deleteSubscription, eventsPrope
  * when it is unpublished. The subscription's id is kept in the node's static data (`subscriptionId`).
  */
 
-/** n8n's URL of this node, refused before anything is sent when the platform could not deliver to it. */
+/**
+ * n8n's URL of this node, refused before anything is sent when the platform could not deliver to it. The fix is in
+ * the message: n8n shows only the message of an error thrown while it activates a workflow.
+ */
 export function webhookUrl(ctx: IHookFunctions): string {
 	const url = ctx.getNodeWebhookUrl('default') ?? '';
 	let parsed: URL | undefined;
@@ -24,10 +27,10 @@ export function webhookUrl(ctx: IHookFunctions): string {
 		parsed = undefined;
 	}
 	if (parsed?.protocol === 'https:' || (parsed?.protocol === 'http:' && isLoopbackHost(parsed.hostname))) return url;
-	throw new NodeOperationError(ctx.getNode(), `The webhook URL ${url || '(none)'} is not https, so the Scheduling Platform cannot deliver to it`, {
-		description:
-			'The platform delivers events only to https addresses. Set n8n\'s WEBHOOK_URL environment variable to the public https address of this n8n (for example https://n8n.example.com/), restart n8n and publish the workflow again. Plain http is accepted only for a loopback address (127.0.0.1, localhost, ::1), for local tests.',
-	});
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`The webhook URL ${url || '(none)'} is not https, so the Scheduling Platform cannot deliver to it (it delivers only to https addresses). Set n8n's WEBHOOK_URL environment variable to the public https address of this n8n (for example https://n8n.example.com/), restart n8n and publish the workflow again. Plain http is accepted only for a loopback address (127.0.0.1, localhost, ::1), for local tests.`,
+	);
 }
 
 /** Events, checked as its field's type (an expression may give a list or comma-separated names); at least one. */
@@ -118,12 +121,16 @@ function listed(subscription: Subscription): string {
 	return `ID ${String(subscription.id)}: ${shortened(subscription.endpoint)} (${description}; ${events})`;
 }
 
+/**
+ * The 7th subscription's error. n8n shows only the message of an error thrown while it activates a workflow (1.x
+ * answers the editor with it, 2.x reports it as the trigger's publication error), so the message holds the whole
+ * explanation: the limit, the company's subscriptions and how to free one.
+ */
 function limitReached(ctx: IHookFunctions, existing: Subscription[]): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `The company's limit of ${SUBSCRIPTION_LIMIT} webhook subscriptions is reached`, {
-		description: [
-			`The Scheduling Platform keeps at most ${SUBSCRIPTION_LIMIT} webhook subscriptions per company, and this workflow would need one more. The company's subscriptions are:`,
-			...existing.map((subscription, index) => `${index + 1}. ${listed(subscription)}`),
-			'To free one, delete a subscription the platform no longer needs (in the platform, or with DELETE /webhooks/{id}), or deactivate (unpublish) another n8n workflow that uses this trigger; then publish this workflow again. Listening for a test event also takes one while it listens.',
-		].join('\n'),
-	});
+	const message = [
+		`The company's limit of ${SUBSCRIPTION_LIMIT} webhook subscriptions is reached, and this workflow would need one more. The company's subscriptions are:`,
+		...existing.map((subscription, index) => `${index + 1}. ${listed(subscription)}`),
+		'To free one, delete a subscription the platform no longer needs (in the platform, or with DELETE /webhooks/{id}), or deactivate (unpublish) another n8n workflow that uses this trigger; then publish this workflow again. Listening for a test event also takes one while it listens.',
+	].join('\n');
+	return new NodeOperationError(ctx.getNode(), message);
 }

@@ -58,9 +58,8 @@ function listRow(call: Call, deal: Deal): Record<string, unknown> {
 	};
 }
 
-/** Company, contact and owner must exist in the tenant; the stage must belong to the pipeline. */
-function assertLinks(call: Call, deal: Pick<Deal, 'pipelineId' | 'stageId'>, input: DealInput): void {
-	stageOf(pipelineOf(call, deal.pipelineId), deal.stageId, () => true, 'stageId must be a stage of the pipeline');
+/** Company, contact and owner must exist in the tenant. */
+function assertLinks(call: Call, input: DealInput): void {
 	if (typeof input.crmCompanyId === 'string') tenantRecord(call.store, call.actor, 'crmCompanies', input.crmCompanyId);
 	if (typeof input.contactId === 'string') contactOf(call, input.contactId);
 	assertOwner(call.store, call.actor, input.ownerId);
@@ -248,7 +247,8 @@ export const deals: Group = {
 		if (!hasRoomForDeal(call)) throw apiError(403, 'Your plan\'s deal limit is reached', { code: 'PLAN_LIMIT_REACHED', feature: 'deals' });
 		const { contacts = [], customFields, ...input } = call.body as DealInput;
 		const draft = { pipelineId: String(input.pipelineId), stageId: String(input.stageId) };
-		assertLinks(call, draft, input);
+		stageOf(pipelineOf(call, draft.pipelineId), draft.stageId, () => true, 'stageId must be a stage of the pipeline');
+		assertLinks(call, input);
 		if (contacts.filter((link) => link.isPrimary).length > 1) throw apiError(400, ['Only one of contacts can be primary']);
 		contacts.forEach((link) => contactOf(call, link.contactId));
 		const now = call.store.clock.iso();
@@ -283,12 +283,15 @@ export const deals: Group = {
 
 	getDeal: (call) => view(call, pathDeal(call)),
 
-	/** A new pipeline needs a stage of it (the current stage must belong to the new pipeline otherwise). */
+	/**
+	 * A stage moves within the deal's own pipeline: the update has no pipelineId (the contract drops a sent one), and
+	 * a stage of another pipeline is refused. null clears the company, contact, expected close date and owner.
+	 */
 	updateDeal: (call) => {
 		const deal = pathDeal(call);
 		const { customFields, ...changes } = call.body as DealInput;
-		const target = { pipelineId: String(changes.pipelineId ?? deal.pipelineId), stageId: String(changes.stageId ?? deal.stageId) };
-		assertLinks(call, target, changes);
+		if (changes.stageId !== undefined) stageOf(pipelineOf(call, deal.pipelineId), changes.stageId, () => true, 'stageId must be a stage of the deal\'s pipeline');
+		assertLinks(call, changes);
 		const merged = customFields === undefined ? deal.customFields : customFieldsOf(call.store, call.actor, 'deal', customFields, deal.customFields);
 		return settle(call, deal, { ...changes, customFields: merged });
 	},

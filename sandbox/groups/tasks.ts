@@ -40,17 +40,17 @@ export const tasks: Group = {
 
 	createTask: (call) => {
 		const { store, actor } = call;
-		const input = call.body as Partial<TaskFields> & { title: string };
+		const input = call.body as Partial<TaskFields> & Pick<TaskFields, 'title' | 'type' | 'dueDate'>;
 		const parents = parentsOf(store, actor, input);
 		const now = store.clock.iso();
 		const task: Task = {
 			id: randomUUID(),
 			companyId: actor.company.id,
 			title: input.title,
-			type: input.type ?? 'todo',
+			type: input.type,
 			description: input.description ?? null,
 			priority: input.priority ?? 'medium',
-			dueDate: input.dueDate ?? null,
+			dueDate: input.dueDate,
 			reminderAt: input.reminderAt ?? null,
 			completedAt: null,
 			assigneeId: input.assigneeId === undefined ? actor.user.id : (assignee(call, input.assigneeId) ?? null),

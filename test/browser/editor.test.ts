@@ -11,9 +11,10 @@ import { PACKAGE_DIR } from '../harness/packageDir';
 
 /**
  * The editor as a user meets it: `npm start`'s n8n (startDemo, in a fresh user folder) in Debian's
- * Chromium, driven by playwright-core. Logs in, runs each example workflow, builds a booking from an
- * empty canvas, meets the 409 of a taken slot, creates credentials and loads a list with an API key
- * that has no acting user. Screenshots go to .screenshots/ (ignored) for a person to look at.
+ * Chromium, driven by playwright-core. Logs in, runs each example workflow (the safe-to-re-run ones twice: the
+ * second run writes nothing), builds a booking from an empty canvas, meets the 409 of a taken slot, creates
+ * credentials, loads a list with an API key that has no acting user, and listens for a test event of the Webhook
+ * Trigger. Screenshots go to .screenshots/ (ignored) for a person to look at.
  */
 
 jest.setTimeout(15 * 60_000);
@@ -29,18 +30,89 @@ async function shot(name: string): Promise<void> {
 	await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 }
 
-async function sandboxRequests(): Promise<Array<{ method: string; path: string; query: string; headers: Record<string, string>; body: unknown }>> {
-	return (await (await fetch(`${demo.sandbox.url}/__sandbox/requests`)).json()) as never;
+/** Marks the requests a test makes itself (to set the scene or check it), which the request lists leave out. */
+const OWN_REQUEST = 'x-browser-test';
+
+interface LoggedRequest {
+	method: string;
+	path: string;
+	query: string;
+	headers: Record<string, string>;
+	body: unknown;
+}
+
+/** The requests the sandbox received since the last clear, without the test's own. */
+async function sandboxRequests(): Promise<LoggedRequest[]> {
+	const requests = (await (await fetch(`${demo.sandbox.url}/__sandbox/requests`)).json()) as LoggedRequest[];
+	return requests.filter((request) => request.headers[OWN_REQUEST] === undefined);
 }
 
 async function clearRequests(): Promise<void> {
 	await fetch(`${demo.sandbox.url}/__sandbox/requests`, { method: 'DELETE' });
 }
 
-/** The API as the seeded owner, for the facts a test compares with (never through the node). */
+/** The API as the seeded owner, for what a test sets up or compares with (never through the node). */
+async function ownerCall(method: string, path: string, body?: unknown): Promise<unknown> {
+	const headers = { authorization: `Bearer ${demo.seed.credentials.ownerPat}`, 'content-type': 'application/json', [OWN_REQUEST]: '1' };
+	const answer = await fetch(`${demo.sandbox.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+	if (!answer.ok) throw new Error(`${method} ${path} failed (HTTP ${answer.status}): ${await answer.text()}`);
+	return answer.status === 204 ? undefined : await answer.json();
+}
+
 async function ownerApi(path: string): Promise<unknown> {
-	const answer = await fetch(`${demo.sandbox.url}${path}`, { headers: { authorization: `Bearer ${demo.seed.credentials.ownerPat}` } });
-	return await answer.json();
+	return await ownerCall('GET', path);
+}
+
+const day = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** Books the last open slot of the owner's first meeting type in the coming week for a person; returns the appointment's ID. */
+async function book(firstname: string, lastname: string): Promise<string> {
+	const [meetingType] = (await ownerApi('/v4/meeting-type')) as Array<{ id: string; userId: string }>;
+	const slots = (await ownerApi(`/v4/booking-availability?meetingTypeId=${meetingType.id}&hostIds=${meetingType.userId}&start=${day(2)}&end=${day(9)}`)) as { dates: Array<{ spots: Array<{ startTime: string }> }> };
+	const attendee = { email: `${firstname}.${lastname}@client.example`.toLowerCase(), firstname, lastname, receiveReminders: true, notes: {} };
+	const start = slots.dates.at(-1)!.spots.at(-1)!.startTime;
+	const booked = (await ownerCall('POST', '/v4/booking', { meetingTypeId: meetingType.id, start, hostIds: [meetingType.userId], attendee })) as { appointmentId: string };
+	return booked.appointmentId;
+}
+
+/** An appointment that ended a minute ago: booked, then moved into the past. */
+async function endedAppointment(firstname: string, lastname: string): Promise<string> {
+	const id = await book(firstname, lastname);
+	const { start, end } = (await ownerApi(`/v4/appointment/${id}`)) as { start: string; end: string };
+	const moved = new Date(Date.now() - 60_000 - (Date.parse(end) - Date.parse(start))).toISOString();
+	await ownerCall('POST', `/v4/appointment/${id}/reschedule`, { start: moved, ignoreAvailability: true });
+	return id;
+}
+
+interface Subscription {
+	id: number;
+	endpoint: string;
+	eventTypes: string[];
+}
+
+async function subscriptions(): Promise<Subscription[]> {
+	return (await ownerApi('/webhooks')) as Subscription[];
+}
+
+/** Asks until `check` gives a value (n8n registers and removes test webhooks on its own time). */
+async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		const value = await check();
+		if (value !== undefined) return value;
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	throw new Error(`Waited ${timeoutMs / 1000} s for ${what}`);
+}
+
+/** The subscription n8n makes while the editor listens for a test event: to its test URL (webhook-test/...). */
+async function testSubscription(): Promise<Subscription> {
+	const testUrl = new RegExp(`^${demo.editorUrl}/webhook-test/[0-9a-f-]{36}/webhook$`);
+	return await until('the test subscription', async () => (await subscriptions()).find((subscription) => testUrl.test(subscription.endpoint)));
+}
+
+async function noSubscriptionLeft(): Promise<void> {
+	await until('the test subscription to be deleted', async () => ((await subscriptions()).length ? undefined : true));
 }
 
 function canvasNode(name: string): Locator {
@@ -116,8 +188,22 @@ test('the login npm start prints opens the overview with every example workflow'
 	await shot('01-overview');
 });
 
-/** Each example: its last node, what its output (table view) shows, and the writes it makes at the API. */
-const EXAMPLES = [
+/**
+ * Each example: its last node, what its output (table view) shows, and the writes it makes at the API. `before` sets
+ * the scene, `event` makes the event an instant trigger listens for (after Execute workflow); `again` runs it once
+ * more (a polling trigger fetches the same test event, an instant one's event is pinned) and no write is expected.
+ */
+interface Example {
+	id: string;
+	lastNode: string;
+	shows: string | RegExp;
+	writes: unknown[];
+	before?: () => Promise<void>;
+	event?: () => Promise<void>;
+	again?: { trigger: string; pin: boolean; stopsAt: string };
+}
+
+const EXAMPLES: Example[] = [
 	{ id: 'spExampleBook001', lastNode: 'Book Slot', shows: 'booked', writes: ['POST /v4/booking'] },
 	{ id: 'spExampleSync001', lastNode: 'Create or Update Contacts', shows: 'created', writes: ['POST /crm', 'POST /crm', 'POST /crm'] },
 	{ id: 'spExampleHost001', lastNode: 'Booking Page Link', shows: /email=first\.client%40client\.example/, writes: ['POST /v4/user', 'POST /availability', 'POST /v4/meeting-type'] },
@@ -149,27 +235,106 @@ const EXAMPLES = [
 	},
 	// Last: its template opens a conversation, which would be the newest one for the conversation example. The routing example on the demo's abandoned booking form: a new CRM contact and the approved template.
 	{ id: 'spExampleAban001', lastNode: 'Follow Up', shows: 'queued', writes: ['POST /crm', 'POST /v4/messenger/messages'] },
+	// The instant trigger: Execute workflow listens (n8n subscribes its test URL), a booking is cancelled, the
+	// attendee's contact (made by the booking) gets a note; n8n then deletes the subscription. The same event again
+	// (pinned) finds the note and writes nothing.
+	{
+		id: 'spExampleCncl001',
+		lastNode: 'Note the Cancellation',
+		shows: /^Booking cancelled: .+ \(appointment [0-9a-f-]{36}\)$/,
+		event: async () => {
+			await testSubscription();
+			await ownerCall('POST', `/v4/appointment/${await book('Hedy', 'Lamarr')}/cancel`, { reason: 'Travelling' });
+		},
+		writes: ['POST /crm/notes'],
+		again: { trigger: 'Booking Cancelled', pin: true, stopsAt: 'Not Noted Yet' },
+	},
+	// The newest ended appointment (one made to end a minute ago) gets a follow-up task on its contact; run again, the
+	// task is found and nothing is written.
+	{
+		id: 'spExampleEnd0001',
+		lastNode: 'Follow-Up Task',
+		shows: /^Follow up: .+ with Margaret Hamilton$/,
+		before: async () => void (await endedAppointment('Margaret', 'Hamilton')),
+		writes: ['POST /crm/tasks'],
+		again: { trigger: 'Appointment Ended', pin: false, stopsAt: 'No Task Yet' },
+	},
 ];
 
-test.each(EXAMPLES)('example workflow $id runs from the editor and shows its output', async ({ id, lastNode, shows, writes }) => {
+const isSubscriptionCall = (write: string) => /^[A-Z]+ \/webhooks\b/.test(write);
+
+/** The writes (not GET) n8n made at the API since the last clear. */
+async function writesMade(): Promise<string[]> {
+	return (await sandboxRequests()).filter((request) => request.method !== 'GET').map((request) => `${request.method} ${request.path}`);
+}
+
+/** Pins the trigger's output, as a person does to run a workflow again with the same event. */
+async function pinTrigger(trigger: string): Promise<void> {
+	await openNode(trigger);
+	await page.getByTestId('ndv-pin-data').click();
+	await closeNode();
+}
+
+interface Execution {
+	id: string;
+	status: string;
+}
+
+/** The newest execution of a workflow, from n8n's REST API as the editor reads it (with the browser's ID). */
+async function newestExecution(workflowId: string): Promise<Execution | undefined> {
+	const browserId = String(await page.evaluate('localStorage.getItem("n8n-browserId")'));
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const answer = await page.request.get(`${demo.editorUrl}/rest/executions?filter=${filter}&limit=1`, { headers: { 'browser-id': browserId } });
+	return (((await answer.json()) as { data: { results: Execution[] } }).data.results)[0];
+}
+
+/** Runs the open example once more: the run ends at its check (the node after it does not run) and writes nothing. */
+async function runAgain({ id, lastNode, again }: Example): Promise<void> {
+	if (!again) return;
+	if (again.pin) await pinTrigger(again.trigger);
+	const before = await newestExecution(id);
+	await clearRequests();
+	await page.getByTestId('execute-workflow-button').click();
+	const run = await until('the second run to end', async () => {
+		const newest = await newestExecution(id);
+		return newest && newest.id !== before?.id && !['new', 'running', 'waiting'].includes(newest.status) ? newest : undefined;
+	});
+	expect(run.status).toBe('success');
+	await page.getByTestId('execute-workflow-button').filter({ hasText: 'Execute workflow' }).waitFor();
+	await canvasNode(again.stopsAt).getByTestId('canvas-node-status-success').waitFor();
+	await shot(`03-example-${id}-again`);
+	expect(await writesMade()).toEqual([]);
+	expect(await canvasNode(lastNode).getByTestId('canvas-node-status-success').count()).toBe(0);
+}
+
+test.each(EXAMPLES)('example workflow $id runs from the editor and shows its output', async (example) => {
+	const { id, lastNode, shows, writes } = example;
 	expect(exampleWorkflows().map((workflow) => workflow.id)).toContain(id);
+	await example.before?.();
 	await page.goto(`${demo.editorUrl}/workflow/${id}`);
 	await canvasNode(lastNode).waitFor();
 	await clearRequests();
 	await page.getByTestId('execute-workflow-button').click();
+	await example.event?.();
 	await canvasNode(lastNode).getByTestId('canvas-node-status-success').waitFor();
 	await shot(`02-example-${id}`);
 	const output = await openNode(lastNode);
 	await output.getByText(shows).first().waitFor();
 	await shot(`03-example-${id}-output`);
 	await closeNode();
-	expect((await sandboxRequests()).filter((request) => request.method !== 'GET').map((request) => `${request.method} ${request.path}`)).toEqual(writes);
+	const made = await writesMade();
+	if (example.event) {
+		// n8n deletes the test subscription as soon as the event has started the run, while its nodes still work.
+		await noSubscriptionLeft();
+		expect(made.filter(isSubscriptionCall)).toEqual(['POST /webhooks', expect.stringMatching(/^DELETE \/webhooks\/\d+$/)]);
+	}
+	expect(made.filter((write) => !isSubscriptionCall(write))).toEqual(writes);
+	await runAgain(example);
 });
 
 test('a booking from an empty canvas: search the node, pick the credential, choose from the list, execute; the same slot again shows the API\'s reason', async () => {
 	const meetingTypes = (await ownerApi('/v4/meeting-type')) as Array<{ id: string; userId: string; meetingInfo: { name: string } }>;
 	const productDemo = meetingTypes.find((type) => type.meetingInfo.name === 'Product Demo') as { id: string; userId: string };
-	const day = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 	const query = `meetingTypeId=${productDemo.id}&hostIds=${productDemo.userId}&start=${day(1)}&end=${day(7)}&timezone=UTC`;
 	const slots = (await ownerApi(`/v4/booking-availability?${query}`)) as { dates: Array<{ spots: Array<{ startTime: string }> }> };
 	const slotStart = new Date(slots.dates[0].spots[0].startTime).toISOString();
@@ -347,16 +512,7 @@ test('the trigger from an empty canvas: its events are listed as n8n lists trigg
 	await page.getByTestId('node-credentials-select').click();
 	await page.getByTestId('node-credentials-select-item-spDemoOwnerPat01').click();
 	// A booking made on the booking page (the API, as the owner) is the newest one.
-	const [meetingType] = (await ownerApi('/v4/meeting-type')) as Array<{ id: string; userId: string }>;
-	const day = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-	const slots = (await ownerApi(`/v4/booking-availability?meetingTypeId=${meetingType.id}&hostIds=${meetingType.userId}&start=${day(2)}&end=${day(9)}`)) as { dates: Array<{ spots: Array<{ startTime: string }> }> };
-	const attendee = { email: 'tess.trigger@client.example', firstname: 'Tess', lastname: 'Trigger', receiveReminders: true, notes: {} };
-	const booked = await fetch(`${demo.sandbox.url}/v4/booking`, {
-		method: 'POST',
-		headers: { authorization: `Bearer ${demo.seed.credentials.ownerPat}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ meetingTypeId: meetingType.id, start: slots.dates.at(-1)!.spots.at(-1)!.startTime, hostIds: [meetingType.userId], attendee }),
-	});
-	const { appointmentId } = (await booked.json()) as { appointmentId: string };
+	const appointmentId = await book('Tess', 'Trigger');
 	await clearRequests();
 	await page.getByTestId('node-execute-button').click();
 	const output = page.getByTestId('output-panel');
@@ -365,5 +521,36 @@ test('the trigger from an empty canvas: its events are listed as n8n lists trigg
 	expect((await sandboxRequests()).map((request) => `${request.method} ${request.path}?${request.query}`)).toEqual([
 		'GET /v4/appointment/paginated?sortBy=appointment.createdAt&sortDirection=DESC&page=0&pageSize=100',
 	]);
+	await closeNode();
+});
+
+test('the Webhook Trigger from the node panel: Listen for test event subscribes n8n\'s test URL for the chosen event, shows the event the platform sends, and unsubscribes', async () => {
+	await searchNodes('scheduling');
+	// Its own entry (n8n drops "Trigger" from the name), listing its events as n8n lists triggers.
+	await page.getByTestId('node-creator-item-name').getByText('Scheduling Platform Webhook', { exact: true }).click();
+	await page.getByText('On booking cancelled', { exact: true }).waitFor();
+	await shot('19-webhook-trigger-events');
+	await page.getByText('On booking cancelled', { exact: true }).click();
+	await page.getByTestId('ndv').waitFor();
+	await page.getByTestId('node-credentials-select').click();
+	await page.getByTestId('node-credentials-select-item-spDemoOwnerPat01').click();
+	await clearRequests();
+	await page.getByTestId('node-execute-button').click();
+	// n8n runs checkExists and create with its test URL while the editor listens (http is allowed on loopback).
+	await page.getByText('Stop Listening').first().waitFor();
+	const subscription = await testSubscription();
+	expect(subscription.eventTypes).toEqual(['booking_cancelled']);
+	await shot('20-webhook-trigger-listening');
+	const emitted = await fetch(`${demo.sandbox.url}/__sandbox/webhooks/emit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ webhookType: 'booking_cancelled' }) });
+	expect(await emitted.json()).toEqual({ deliveries: 1 });
+	const output = page.getByTestId('output-panel');
+	await output.getByText('jane.sample@example.com').first().waitFor();
+	await output.getByText('booking_cancelled').first().waitFor();
+	await shot('21-webhook-trigger-test-event');
+	// After the event n8n runs delete: the subscription is gone.
+	await noSubscriptionLeft();
+	const deliveries = (await (await fetch(`${demo.sandbox.url}/__sandbox/webhooks/deliveries`)).json()) as Array<{ endpoint: string; status: number | null }>;
+	expect(deliveries.filter((delivery) => delivery.endpoint === subscription.endpoint).map((delivery) => delivery.status)).toEqual([200]);
+	expect(await writesMade()).toEqual(['POST /webhooks', `DELETE /webhooks/${subscription.id}`]);
 	await closeNode();
 });

@@ -49,7 +49,7 @@ export async function logCall(world: World, parent: Parent, occurredAt: string, 
 	return (await made(world, 'POST', '/crm/communications', { type: 'call', direction: 'outbound', body, occurredAt, ...parent })).id;
 }
 
-/** A task on one parent; its ID. */
-export async function addTask(world: World, parent: Parent, title: string): Promise<string> {
-	return (await made(world, 'POST', '/crm/tasks', { title, ...parent })).id;
+/** A To Do task on one parent, due at `dueDate` (type and due date are required); its ID. */
+export async function addTask(world: World, parent: Parent, title: string, dueDate = '2027-03-31T12:00:00Z'): Promise<string> {
+	return (await made(world, 'POST', '/crm/tasks', { title, type: 'todo', dueDate, ...parent })).id;
 }

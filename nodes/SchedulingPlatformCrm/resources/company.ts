@@ -17,13 +17,13 @@ function companyFields(group: string): Record<string, ParamSource> {
 	const text = (name: string, maxLength = 255) => ({ param: `${group}.${name}`, check: { maxLength } });
 	return {
 		domain: text('domain'),
-		industry: text('industry'),
+		industry: text('industry', 100),
 		size: `${group}.size`,
 		website: { param: `${group}.website`, check: 'url' },
 		phoneNumber: text('phoneNumber', 50),
 		addressLine1: text('addressLine1'),
 		addressLine2: text('addressLine2'),
-		addressCity: text('addressCity'),
+		addressCity: text('addressCity', 100),
 		addressZip: text('addressZip', 20),
 		addressCountry: text('addressCountry', 100),
 		notes: text('notes', 10000),
@@ -87,13 +87,13 @@ const sizeField: INodeProperties = { displayName: 'Size', name: 'size', type: 'o
 
 /** Company fields of Create and Update, name aside. */
 const companyOptionFields: INodeProperties[] = [
-	{ displayName: 'Address City', name: 'addressCity', type: 'string', default: '' },
+	{ displayName: 'Address City', name: 'addressCity', type: 'string', default: '', description: 'City of the address, at most 100 characters' },
 	{ displayName: 'Address Country', name: 'addressCountry', type: 'string', default: '', placeholder: 'e.g. DE' },
 	{ displayName: 'Address Line 1', name: 'addressLine1', type: 'string', default: '' },
 	{ displayName: 'Address Line 2', name: 'addressLine2', type: 'string', default: '' },
 	{ displayName: 'Address ZIP', name: 'addressZip', type: 'string', default: '' },
 	{ displayName: 'Domain', name: 'domain', type: 'string', default: '', placeholder: 'e.g. example.com', description: 'Web domain of the company; Get by Domain finds the company by it' },
-	{ displayName: 'Industry', name: 'industry', type: 'string', default: '', placeholder: 'e.g. Software' },
+	{ displayName: 'Industry', name: 'industry', type: 'string', default: '', placeholder: 'e.g. Software', description: 'Industry of the company, at most 100 characters' },
 	{ displayName: 'Notes', name: 'notes', type: 'string', typeOptions: { rows: 3 }, default: '', description: 'Notes on the company, at most 10,000 characters' },
 	{
 		displayName: 'Owner',

@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { clearSwitches } from '../../shared/clearSwitches';
 import { calendarDay, dateTime } from '../../shared/dates';
+import { byName } from '../../shared/fields';
 import { userLocator } from '../../shared/locators';
 import { readItems, shapeOf } from '../../shared/transport/answers';
 import type { OperationCall, OperationDefinition, ParamSource, ResourceDefinitions } from '../../shared/types';
@@ -13,11 +14,12 @@ import { sortOrderField } from '../fields';
 import { companyLocator, contactLocator, dealLocator, locatorField, pipelineLocator } from '../locators';
 import { contactImportFields } from './contact';
 import { EMAIL_PAGES } from './email';
-import { assertStageOf, stageField } from './pipeline';
+import { assertStageOf, pipelineOf, pipelineOfStage, stageField, stageNames, stagesOf } from './pipeline';
 
 /**
- * Deal (api-reference §3). The stage must belong to the pipeline: a stage given with its pipeline is checked
- * against the pipeline's stages (read once per run) before sending. Custom fields come from the deal settings.
+ * Deal (api-reference §3). The stage must belong to the pipeline: on Create, the stage is checked against the
+ * chosen pipeline's stages (read once per run) before sending; on Update, against the deal's own pipeline (the
+ * update has no pipelineId, and no route moves a deal to another pipeline). Custom fields come from the deal settings.
  */
 
 const ROLES = [
@@ -50,14 +52,32 @@ const dealContacts = (value: unknown) =>
 		return { contactId: String(id ?? '').trim(), ...contact };
 	});
 
-const ownerSwitch = clearSwitches([{ key: 'ownerId', field: 'updateFields.ownerId', flag: 'updateFields.unassignOwner' }]);
+/** Update: the fields null clears (api-reference §3 Deals), each with its switch. */
+const clearing = clearSwitches([
+	{ key: 'contactId', field: 'updateFields.contactId', flag: 'updateFields.clearContact' },
+	{ key: 'crmCompanyId', field: 'updateFields.crmCompanyId', flag: 'updateFields.clearCompany' },
+	{ key: 'expectedCloseDate', field: 'updateFields.expectedCloseDate', flag: 'updateFields.clearExpectedCloseDate' },
+	{ key: 'ownerId', field: 'updateFields.ownerId', flag: 'updateFields.unassignOwner' },
+]);
 
-/** Update: a new pipeline needs a stage of it, checked before sending. */
-async function prepareUpdate(call: OperationCall): Promise<void> {
-	await ownerSwitch.prepare(call);
-	const body = call.request.body!;
-	if (body.pipelineId !== undefined) await assertStageOf(call, String(body.pipelineId), body.stageId, 'updateFields.stageId');
-	await putCustomFields(call, 'deal');
+/**
+ * Update: a new stage must be one of the deal's own pipeline (the deal read once, the pipelines once per run).
+ * A stage of another pipeline is refused with what is possible instead: no route moves a deal to another pipeline.
+ */
+async function assertOwnStage(call: OperationCall): Promise<void> {
+	const stageId = call.request.body!.stageId;
+	if (stageId === undefined) return;
+	const deal = (await call.lookup({ method: 'GET', path: '/crm/deals/{id}', pathParams: call.request.pathParams })) as IDataObject;
+	const own = await pipelineOf(call, String(deal.pipelineId));
+	if (stagesOf(own).some((stage) => stage.id === stageId)) return;
+	const [stage, pipeline, within] = [`${call.label('updateFields.stageId')} "${String(stageId)}"`, `"${String(own.name)}"`, `pick one of its stages: ${stageNames(own)}.`];
+	const elsewhere = await pipelineOfStage(call, stageId);
+	if (!elsewhere) call.fail(`${stage} is not a stage of the deal's pipeline ${pipeline}`, within);
+	const other = `"${String(elsewhere.name)}"`;
+	call.fail(
+		`${stage} is a stage of the pipeline ${other}, not of the deal's pipeline ${pipeline}: the API has no route that moves a deal to another pipeline`,
+		`to have the deal in ${other}, create it anew there (Deal → Create), then delete the old deal or close it (Mark Won or Mark Lost). To move it within ${pipeline}, ${within}`,
+	);
 }
 
 /** A won, lost or reopen stage: empty leaves the choice to the API. */
@@ -168,15 +188,15 @@ export const dealOperations: ResourceDefinitions = {
 		pathParams: dealPath,
 		body: {
 			name: { param: 'updateFields.name', check: { maxLength: 255 } },
-			pipelineId: 'updateFields.pipelineId',
 			stageId: 'updateFields.stageId',
 			...dealFields('updateFields'),
 		},
-		check: (request, call) => {
-			if (request.body!.pipelineId !== undefined && request.body!.stageId === undefined) return 'Stage is required when Pipeline changes: pick a stage of the new pipeline';
-			return ownerSwitch.check(request, call);
+		check: clearing.check,
+		prepare: async (call) => {
+			await clearing.prepare(call);
+			await assertOwnStage(call);
+			await putCustomFields(call, 'deal');
 		},
-		prepare: prepareUpdate,
 	},
 	delete: { method: 'DELETE', path: '/crm/deals/{id}', pathParams: dealPath },
 	markWon: { method: 'PATCH', path: '/crm/deals/{id}/won', pathParams: dealPath, body: stageChange('wonStageId', 'wonOptions.wonStageId') },
@@ -484,13 +504,18 @@ export const dealProperties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions: show('update'),
-		options: [
+		options: byName([
 			...dealOptionFields,
+			{ displayName: 'Clear Company', name: 'clearCompany', type: 'boolean', default: false, description: 'Whether to unlink the deal from its company' },
+			{ displayName: 'Clear Contact', name: 'clearContact', type: 'boolean', default: false, description: 'Whether to remove the deal\'s main contact (its Contacts with roles stay)' },
+			{ displayName: 'Clear Expected Close Date', name: 'clearExpectedCloseDate', type: 'boolean', default: false, description: 'Whether to remove the expected close date' },
 			{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'New name of the deal, at most 255 characters' },
-			locatorField('Pipeline', 'pipelineId', 'Pipeline to move the deal to; needs Stage', pipelineLocator),
-			{ ...stageField('stageId', 'Stage Name or ID'), description: `Stage to move the deal to, of its pipeline (or of Pipeline when set). ${STAGE_HINT}.` },
+			{
+				...stageField('stageId', 'Stage Name or ID'),
+				description: `Stage to move the deal to, within its own pipeline (no API route moves a deal to another pipeline). ${STAGE_HINT}.`,
+			},
 			{ displayName: 'Unassign Owner', name: 'unassignOwner', type: 'boolean', default: false, description: 'Whether to leave the deal without an owner' },
-		],
+		]),
 	},
 	customFieldsProperty('deal', 'update'),
 	...getManyFields('deal'),

@@ -12,14 +12,23 @@ import { pipelineLocator } from '../locators';
 const PIPELINES = { method: 'GET' as const, path: '/crm/pipelines' };
 
 /** The pipeline, from the list read once per run; an unknown pipeline stops the item. */
-async function pipelineOf(call: OperationCall, pipelineId: string): Promise<IDataObject> {
+export async function pipelineOf(call: OperationCall, pipelineId: string): Promise<IDataObject> {
 	const pipelines = (await call.lookup(PIPELINES)) as IDataObject[];
 	const pipeline = pipelines.find((candidate) => candidate.id === pipelineId);
 	if (!pipeline) call.fail(`Pipeline "${pipelineId}" was not found`, 'pick a pipeline from the list, or check the ID.');
 	return pipeline;
 }
 
-const stagesOf = (pipeline: IDataObject) => (pipeline.stages ?? []) as IDataObject[];
+export const stagesOf = (pipeline: IDataObject) => (pipeline.stages ?? []) as IDataObject[];
+
+/** The pipeline's stages as a message lists them: "Lead (id), Won (id)". */
+export const stageNames = (pipeline: IDataObject) => stagesOf(pipeline).map((stage) => `${String(stage.name)} (${String(stage.id)})`).join(', ');
+
+/** The pipeline that has the stage, from the list read once per run; undefined when none has it. */
+export async function pipelineOfStage(call: OperationCall, stageId: unknown): Promise<IDataObject | undefined> {
+	const pipelines = (await call.lookup(PIPELINES)) as IDataObject[];
+	return pipelines.find((pipeline) => stagesOf(pipeline).some((stage) => stage.id === stageId));
+}
 
 /** A stage ID (from the parameter named) must be a stage of the pipeline; unset passes. */
 export async function assertStageOf(call: OperationCall, pipelineId: string, stageId: unknown, stageParam: string): Promise<void> {
@@ -28,7 +37,7 @@ export async function assertStageOf(call: OperationCall, pipelineId: string, sta
 	if (stagesOf(pipeline).some((stage) => stage.id === stageId)) return;
 	call.fail(
 		`${call.label(stageParam)} "${String(stageId)}" is not a stage of the pipeline "${String(pipeline.name)}"`,
-		`pick one of its stages: ${stagesOf(pipeline).map((stage) => `${String(stage.name)} (${String(stage.id)})`).join(', ')}.`,
+		`pick one of its stages: ${stageNames(pipeline)}.`,
 	);
 }
 
@@ -122,13 +131,13 @@ export const pipelineOperations: ResourceDefinitions = {
 
 const show = (...operation: string[]) => ({ show: { resource: ['pipeline'], operation } });
 
-/** A stage dropdown: the stages of the chosen pipeline (Pipeline, or Pipeline under Update Fields), else of every pipeline. */
+/** A stage dropdown: the stages of the chosen pipeline (Pipeline), else of the chosen deal's pipeline, else of every pipeline. */
 export function stageField(name: string, displayName: string): INodeProperties {
 	return {
 		displayName,
 		name,
 		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getPipelineStages', loadOptionsDependsOn: ['pipelineId.value', 'updateFields.pipelineId.value'] },
+		typeOptions: { loadOptionsMethod: 'getPipelineStages', loadOptionsDependsOn: ['pipelineId.value', 'filters.pipelineId.value', 'dealId.value'] },
 		default: '',
 		description: 'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 	};

@@ -8,21 +8,22 @@ import type { ResourceDefinitions } from '../../shared/types';
 import { companyLocator, contactLocator, dealLocator, taskLocator } from '../locators';
 
 /**
- * Task (api-reference §3 Tasks): to-dos on the CRM, optionally linked to a contact, deal and company. Update
- * changes the fields only; Complete and Reopen change the state. Dates without an offset are read in the
- * workflow's time zone.
+ * Task (api-reference §3 Tasks): to-dos on the CRM, optionally linked to a contact, deal and company. Create needs
+ * a title, a type and a due date; Update changes the fields only; Complete and Reopen change the state. Dates
+ * without an offset are read in the workflow's time zone.
  */
 
 const taskPath = '/crm/tasks/{id}';
 const taskId = { id: 'taskId' };
 
+/** Type and due date: fields of their own on Create (required), under Update Fields on Update. */
+const typeAndDueDate = (prefix: string) => ({ type: `${prefix}type`, dueDate: { param: `${prefix}dueDate`, convert: dateTime() } });
+
 /** Body key → field of a collection (Additional Fields or Update Fields), the same fields in both. */
 function taskBody(collection: string) {
 	return {
-		type: `${collection}.type`,
 		description: `${collection}.description`,
 		priority: `${collection}.priority`,
-		dueDate: { param: `${collection}.dueDate`, convert: dateTime() },
 		reminderAt: { param: `${collection}.reminderAt`, convert: dateTime() },
 		assigneeId: `${collection}.assigneeId`,
 		contactId: `${collection}.contactId`,
@@ -36,7 +37,7 @@ export const taskOperations: ResourceDefinitions = {
 	create: {
 		method: 'POST',
 		path: '/crm/tasks',
-		body: { title: { param: 'title', check: 'required' }, ...taskBody('additionalFields') },
+		body: { title: { param: 'title', check: 'required' }, ...typeAndDueDate(''), ...taskBody('additionalFields') },
 	},
 	delete: { method: 'DELETE', path: taskPath, pathParams: taskId },
 	get: { method: 'GET', path: taskPath, pathParams: taskId },
@@ -62,7 +63,7 @@ export const taskOperations: ResourceDefinitions = {
 		method: 'PATCH',
 		path: taskPath,
 		pathParams: taskId,
-		body: { title: 'updateFields.title', ...taskBody('updateFields') },
+		body: { title: 'updateFields.title', ...typeAndDueDate('updateFields.'), ...taskBody('updateFields') },
 		check: (request, input) => (Object.keys(request.body ?? {}).length ? undefined : `Add at least one field under ${input.label('updateFields')}`),
 	},
 };
@@ -71,14 +72,13 @@ const show = (operation: string[]) => ({ show: { resource: ['task'], operation }
 
 const locatorDefault = { mode: 'list', value: '' };
 
-/** The fields of a task besides its title, for Additional Fields and Update Fields (sorted by name). */
+/** The fields of a task besides its title, type and due date, for Additional Fields and Update Fields (sorted by name). */
 const taskFields: INodeProperties[] = [
 	{ displayName: 'Assignee', name: 'assigneeId', type: 'resourceLocator', default: locatorDefault, description: 'The user who should do the task (left out on create: the acting user)', ...userLocator },
 	{ displayName: 'Company', name: 'crmCompanyId', type: 'resourceLocator', default: locatorDefault, description: 'The company the task is about', ...companyLocator },
 	{ displayName: 'Contact', name: 'contactId', type: 'resourceLocator', default: locatorDefault, description: 'The contact the task is about', ...contactLocator },
 	{ displayName: 'Deal', name: 'dealId', type: 'resourceLocator', default: locatorDefault, description: 'The deal the task is about', ...dealLocator },
 	{ displayName: 'Description', name: 'description', type: 'string', typeOptions: { rows: 3 }, default: '', description: 'Details of what to do' },
-	{ displayName: 'Due Date', name: 'dueDate', type: 'dateTime', default: '', description: 'When the task is due. Without an offset, the time is read in the workflow\'s time zone.' },
 	{
 		displayName: 'Priority',
 		name: 'priority',
@@ -92,22 +92,24 @@ const taskFields: INodeProperties[] = [
 		description: 'How urgent the task is (new tasks: Medium)',
 	},
 	{ displayName: 'Reminder At', name: 'reminderAt', type: 'dateTime', default: '', description: 'When to remind the assignee' },
-	{
-		displayName: 'Type',
-		name: 'type',
-		type: 'options',
-		options: [
-			{ name: 'Call', value: 'call' },
-			{ name: 'Email', value: 'email' },
-			{ name: 'Follow Up', value: 'follow_up' },
-			{ name: 'Meeting', value: 'meeting' },
-			{ name: 'To Do', value: 'todo' },
-		],
-		default: 'todo',
-		description: 'What kind of task it is (new tasks: To Do)',
-	},
 ];
 
+const TASK_TYPES = [
+	{ name: 'Call', value: 'call' },
+	{ name: 'Email', value: 'email' },
+	{ name: 'Follow Up', value: 'follow_up' },
+	{ name: 'Meeting', value: 'meeting' },
+	{ name: 'To Do', value: 'todo' },
+];
+
+const typeField: INodeProperties = { displayName: 'Type', name: 'type', type: 'options', options: TASK_TYPES, default: 'todo', description: 'What kind of task it is' };
+const dueDateField: INodeProperties = {
+	displayName: 'Due Date',
+	name: 'dueDate',
+	type: 'dateTime',
+	default: '',
+	description: 'When the task is due. Without an offset, the time is read in the workflow\'s time zone.',
+};
 const titleField: INodeProperties = { displayName: 'Title', name: 'title', type: 'string', default: '', description: 'What to do' };
 
 export const taskProperties: INodeProperties[] = [
@@ -156,6 +158,8 @@ export const taskProperties: INodeProperties[] = [
 		displayOptions: show(['create']),
 		description: 'What to do',
 	},
+	{ ...typeField, required: true, displayOptions: show(['create']) },
+	{ ...dueDateField, required: true, displayOptions: show(['create']) },
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -172,7 +176,7 @@ export const taskProperties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions: show(['update']),
-		options: byName([...taskFields, titleField]),
+		options: byName([...taskFields, dueDateField, titleField, typeField]),
 	},
 	{
 		displayName: 'Days Ahead',

@@ -1,0 +1,4 @@
+import { N8N_V2 } from '../../scripts/realN8n';
+import { webhookTriggerSmoke } from './webhookTriggerSuite';
+
+webhookTriggerSmoke(N8N_V2);
