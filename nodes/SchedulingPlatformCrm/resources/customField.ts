@@ -13,7 +13,9 @@ import { rewriteSettings } from '../settings';
  * an update, and a new field gets a new one (as the API asks).
  */
 
-const path = '/crm/settings/custom-fields';
+/** The settings of a record type: read (GET) and replaced whole (PUT); the Custom Fields mapper reads them too. */
+export const CUSTOM_FIELD_SETTINGS = '/crm/settings/custom-fields';
+const path = CUSTOM_FIELD_SETTINGS;
 const query = { recordType: 'recordType' };
 
 /** Types whose `options` are the choices. */

@@ -12,7 +12,9 @@ import { rewriteSettings } from '../settings';
  * `required` included, only when it changes (settings.ts).
  */
 
-const path = '/crm/settings/lost-reasons';
+/** The settings: read (GET) and replaced whole (PUT); Mark Lost's dropdown reads them too. */
+export const LOST_REASON_SETTINGS = '/crm/settings/lost-reasons';
+const path = LOST_REASON_SETTINGS;
 
 const reasonsOf = (settings: IDataObject, call: OperationCall) => readItems(settings, 'reasons', call.fail);
 
