@@ -105,7 +105,7 @@ describe('Availability', () => {
 				'Weekly Hours, Monday: 09:00–12:30 and 12:00–17:00 overlap',
 			],
 			[form({ days: ['tuesday'], start: '17:00', end: '09:00' }), 'Weekly Hours, Tuesday: 17:00–09:00 must end after it starts'],
-			[form({ days: ['monday'], start: '08:00', end: '09:00' }, { days: '={{ [] }}', start: '09:00', end: '12:00' }), 'Weekly Hours, Time Range 2: Days must name at least one day'],
+			[form({ days: ['monday'], start: '08:00', end: '09:00' }, { days: '={{ [] }}', start: '09:00', end: '12:00' }), 'Weekly Hours → row 2 → Days is required'],
 			[form({ days: ['friday'], start: '10:00', end: '10:00' }), 'Weekly Hours, Friday: 10:00–10:00 must end after it starts'],
 			[form({ days: ['thursday'], start: '9:00', end: '17:00' }), 'Weekly Hours, Thursday: "9:00" is not a time in HH:mm form, such as 09:00 or 17:30'],
 			[form({ days: ['sunday'], start: '09:00', end: '24:00' }), 'Weekly Hours, Sunday: "24:00" is not a time in HH:mm form, such as 09:00 or 17:30'],

@@ -131,20 +131,20 @@ describe('Signatures: binary round trip and bad input', () => {
 		expect((post.body as IDataObject).document).toEqual({ fileName: 'download.pdf', contentType: 'application/pdf', content: pdf.toString('base64') });
 	});
 
-	test('Zero or eleven signers, a shared order and a wrong email are refused before sending, naming the field and the signer', async () => {
-		const signer = (index: number) => ({ name: `Signer ${index}`, email: `s${index}@example.com`, order: index });
+	test('Zero or eleven signers, a shared order, a wrong email and a row field of the wrong type (a name from an expression giving an object) are refused before sending, naming the field and the row', async () => {
+		const signer = (index: number) => ({ name: `Signer ${index}`, email: `s${index}@example.com`, order: ((index - 1) % 10) + 1 });
 		const eleven = Array.from({ length: 11 }, (_, index) => signer(index + 1));
 		const cases: Array<[IDataObject, string]> = [
 			[{}, 'Signers must list 1 to 10 signers; it lists 0'],
 			[{ signer: [] }, 'Signers must list 1 to 10 signers; it lists 0'],
 			[{ signer: eleven }, 'Signers must list 1 to 10 signers; it lists 11'],
 			[{ signer: [SIGNERS[0], { ...SIGNERS[1], order: 1 }] }, 'Signers must each have their own Order; signer 1 (Ana Lima) and signer 2 (Ben Ito) both have 1'],
-			[
-				{ signer: [SIGNERS[0], { ...SIGNERS[1], email: 'ben@' }] },
-				'Signers must each have a valid Email; the Email of signer 2 (Ben Ito) must be an email address such as jane@example.com; "ben@" is not',
-			],
-			[{ signer: [{ ...SIGNERS[0], name: ' ' }] }, 'Signers must each have a Name; signer 1 (ana@example.com) has none'],
-			[{ signer: [{ ...SIGNERS[0], order: 11 }] }, 'Signers must each have an Order from 1 to 10; signer 1 (Ana Lima) has 11'],
+			[{ signer: [SIGNERS[0], { ...SIGNERS[1], email: 'ben@' }] }, 'Signers → row 2 → Email must be an email address such as jane@example.com; "ben@" is not'],
+			[{ signer: [{ ...SIGNERS[0], name: ' ' }] }, 'Signers → row 1 → Name is required'],
+			[{ signer: [{ ...SIGNERS[0], name: '={{ { "first": "Ana" } }}' }] }, 'Signers → row 1 → Name must be text, not an object'],
+			[{ signer: [SIGNERS[0], { ...SIGNERS[1], email: '={{ $json.missing }}' }] }, 'Signers → row 2 → Email is required'],
+			[{ signer: [{ ...SIGNERS[0], order: 11 }] }, 'Signers → row 1 → Order must be a whole number from 1 to 10, not 11'],
+			[{ signer: [{ ...SIGNERS[0], order: '={{ "first" }}' }] }, 'Signers → row 1 → Order must be a whole number from 1 to 10, not "first"'],
 		];
 		const pdf = await makePdf(1);
 		for (const [signers, message] of cases) {

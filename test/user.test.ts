@@ -112,7 +112,7 @@ describe('User', () => {
 			},
 			world().apiKey(),
 		);
-		expect(emptyRow.error?.message).toBe('Weekly Hours, Time Range 2: Days must name at least one day');
+		expect(emptyRow.error?.message).toBe('Weekly Hours → row 2 → Days is required');
 		const overlap = await world().runNode(
 			{ ...base, scheduleInput: 'json', scheduleJson: '{"monday": {"hours": [{"start": "08:00", "end": "10:00"}, {"start": "09:00", "end": "11:00"}]}}' },
 			world().apiKey(),

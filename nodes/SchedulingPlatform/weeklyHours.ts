@@ -1,13 +1,12 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { isEmpty } from '../shared/inputChecks';
 import type { InputReader } from '../shared/types';
 
 /**
  * Weekly hours (the API's `schedule`), shared by Availability → Create / Update and User → Create: the same
  * inputs (a form of time ranges or the API's JSON) and the same converter. `weekFrom` turns either into the
- * API's full 7-day schedule; `weeklyHoursProblem` refuses it before sending when a form row names no day,
- * a time is not HH:mm, a range does not end after it starts, ranges of a day overlap, or the JSON is bad.
+ * API's full 7-day schedule; `weeklyHoursProblem` refuses it before sending when a time is not HH:mm, a range
+ * does not end after it starts, ranges of a day overlap, or the JSON is bad.
  */
 
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
@@ -104,18 +103,12 @@ function dayProblem(spec: unknown): string | undefined {
 	return overlap > 0 ? `${hours[overlap - 1].start}–${hours[overlap - 1].end} and ${hours[overlap].start}–${hours[overlap].end} overlap` : undefined;
 }
 
-/** A form row whose days came out empty (an expression giving [] or ''), named by its place. */
-function emptyRowProblem(input: InputReader): string | undefined {
-	if (input.read('scheduleInput') === 'json') return undefined;
-	const row = formRows(input.read('weeklyHours')).findIndex((entry) => isEmpty(entry.days));
-	return row < 0 ? undefined : `Weekly Hours, Time Range ${row + 1}: Days must name at least one day`;
-}
-
-/** Why the weekly hours cannot be sent, naming the form row or the day; undefined when they can (or none are sent). */
-export function weeklyHoursProblem(schedule: unknown, input: InputReader): string | undefined {
+/**
+ * Why the weekly hours cannot be sent, naming the day; undefined when they can (or none are sent). A form row
+ * without days is refused when it is read (Days is required in its row).
+ */
+export function weeklyHoursProblem(schedule: unknown): string | undefined {
 	if (schedule === undefined) return undefined;
-	const emptyRow = emptyRowProblem(input);
-	if (emptyRow) return emptyRow;
 	if (!isObject(schedule)) return notAnObject(schedule);
 	const unknown = Object.keys(schedule).find((day) => !DAYS.includes(day));
 	if (unknown) return `Weekly Hours (JSON) has an unknown day "${unknown}": use ${DAYS.join(', ')}`;

@@ -9,7 +9,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { FileAnswer, FileUpload } from './binary';
 import { downloadedItem, readUpload } from './binary';
-import { checkedParameter, InputProblem, inputProblem, isEmpty, propertyOf } from './inputChecks';
+import { checkedParameter, InputProblem, inputProblem, isEmpty, memberProblem, propertyOf } from './inputChecks';
 import { inParallel, otherItemsReport, PARALLEL_READS, PARALLEL_WRITES } from './parallel';
 import { fetchMany } from './transport/pagination';
 import { asNodeError } from './transport/errors';
@@ -88,9 +88,11 @@ class ItemRun {
 	}
 
 	value(source: ParamSource): unknown {
-		const { param, check, convert, sendEmpty } = sourceOf(source);
+		const { param, check, memberChecks, convert, sendEmpty } = sourceOf(source);
 		const value = this.read(param);
-		const problem = [check ?? []].flat().map((name) => inputProblem(name, value)).find(Boolean);
+		const problem =
+			[check ?? []].flat().map((name) => inputProblem(name, value)).find(Boolean) ??
+			(memberChecks && value !== undefined ? memberProblem(propertyOf(this.properties, param)!, value as IDataObject, memberChecks) : undefined);
 		if (problem) this.refuse(`${this.label(param)} ${problem}`, param);
 		if (value === '' && !sendEmpty) return undefined;
 		if (!convert || value === undefined) return value;
@@ -177,6 +179,12 @@ class ItemRun {
 		return await answer;
 	}
 
+	/** Return All and Limit of a Get Many (shown for its operation), read with the rest so a bad Limit stops the item before any request. */
+	private limit(): number | undefined {
+		if (!this.properties.some(({ name }) => name === 'returnAll')) return undefined;
+		return this.read('returnAll') === true ? undefined : (this.read('limit') as number);
+	}
+
 	/** The item's call: its request built, checked and prepared, not sent yet. */
 	async prepared(definition: OperationDefinition): Promise<OperationCall> {
 		const call: OperationCall = {
@@ -190,6 +198,7 @@ class ItemRun {
 				callsPerMinute: definition.callsPerMinute,
 			},
 			values: this.collect(definition.values),
+			limit: this.limit(),
 			...this.reader(),
 			lookup: async (request) => await this.lookup(request),
 			fail: (message, advice) => this.stop(message, advice),
@@ -217,8 +226,7 @@ class ItemRun {
 	private async answer(definition: OperationDefinition, call: OperationCall): Promise<IDataObject[]> {
 		if (definition.perform) return await definition.perform(call);
 		if (definition.pagination) {
-			const limit = this.read('returnAll') === true ? undefined : (this.read('limit') as number);
-			return await fetchMany(this.ctx, this.itemIndex, call.request, definition.pagination, limit);
+			return await fetchMany(this.ctx, this.itemIndex, call.request, definition.pagination, call.limit);
 		}
 		const answer = definition.readOnce ? await call.lookup(call.request) : await apiRequest(this.ctx, this.itemIndex, call.request);
 		// A DELETE answers 204 with no body: the node says what happened itself.

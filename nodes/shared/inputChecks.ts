@@ -1,4 +1,4 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
 
 import { isUuid } from './transport/credentialChecks';
 
@@ -6,7 +6,8 @@ import { isUuid } from './transport/credentialChecks';
  * Checks of user input that can be made before a request is sent:
  * - one rule per field type (`typedValue`), driven by the property's own description (type, options,
  *   minValue/maxValue, numberPrecision: 0 for whole numbers, n for at most n decimal places), so every field of every node gets it and
- *   values from expressions are converted or refused the same way;
+ *   values from expressions are converted or refused the same way; the members of a fixed collection's rows and of a
+ *   collection get the rules of their own descriptions too (and `required`), a refusal naming the row;
  * - named checks a definition adds for what the type cannot say (`inputProblem`: email, UUID, ...).
  */
 
@@ -122,16 +123,20 @@ function numberKind(property: INodeProperties): string {
 	return maxValue !== undefined ? `${kind} of at most ${maxValue}` : kind;
 }
 
+/** Numbers as people write them: digits with an optional sign and decimal point ("0x10", "1e3" and "Infinity" are not). */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)$/;
+
 function number(value: unknown, property: INodeProperties): number | '' {
 	if (typeof value === 'string' && value.trim() === '') return '';
-	const parsed = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
+	const parsed = typeof value === 'number' ? value : typeof value === 'string' && DECIMAL.test(value.trim()) ? Number(value.trim()) : NaN;
 	const { minValue, maxValue, numberPrecision } = property.typeOptions ?? {};
 	const fits =
 		Number.isFinite(parsed) &&
 		(numberPrecision !== 0 || Number.isInteger(parsed)) &&
 		(minValue === undefined || parsed >= minValue) &&
 		(maxValue === undefined || parsed <= maxValue);
-	if (!fits) throw new InputProblem(`must be ${numberKind(property)}, not ${shown(value)}`);
+	const written = typeof value === 'string' && Number.isFinite(Number(value.trim())) && !Number.isFinite(parsed) ? ' in plain decimal digits (such as 12.5)' : '';
+	if (!fits) throw new InputProblem(`must be ${numberKind(property)}${written}, not ${shown(value)}`);
 	if (numberPrecision && !hasAtMostPlaces(parsed, numberPrecision)) {
 		throw new InputProblem(`must be a number with at most ${numberPrecision} decimal places, not ${parsed}`);
 	}
@@ -186,6 +191,70 @@ function color(value: unknown): string {
 	return given;
 }
 
+function isObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** A sentence about a member (starting with its label) placed in its row, to follow the field's label: "→ row 2 → Name is required". */
+function placed(where: string[], sentence: string): string {
+	return ['', ...where, sentence].join(' → ').trim();
+}
+
+/**
+ * A member of a row or a collection as its own field would be read: its type's rule, a resource locator's value
+ * (n8n extracts none inside a row) checked against its mode, `required`; or the refusal, starting with its label.
+ */
+function member(property: INodeProperties, raw: unknown): { value?: unknown; problem?: string } {
+	const locator = property.type === 'resourceLocator' && isObject(raw) ? raw : undefined;
+	const checked = checkedParameter(property, property.displayName, locator ? locator.value : raw, locator?.mode);
+	if (!checked.problem && property.required && isEmpty(checked.value)) return { problem: `${property.displayName} is required` };
+	return checked;
+}
+
+/**
+ * The members of one row (or of a collection) by their own descriptions, named by `where` when refused. Members
+ * left unset are left out (empty text stays: it may mean "none"); members no description names pass as they are.
+ */
+function members(row: unknown, properties: INodeProperties[], where: string[]): IDataObject {
+	if (!isObject(row)) throw new InputProblem(`${where.length ? `→ ${where.join(' → ')} ` : ''}must hold fields, not ${shown(row)}`);
+	const checked: IDataObject = { ...row };
+	for (const property of properties) {
+		const { value, problem } = member(property, row[property.name]);
+		if (problem) throw new InputProblem(placed(where, problem));
+		if (value === undefined || (value === '' && property.type !== 'string')) delete checked[property.name];
+		else checked[property.name] = value as IDataObject[string];
+	}
+	return checked;
+}
+
+/**
+ * The rows of a fixed collection, by group (a list with multipleValues, else one row), each with where it is:
+ * "row 2", or "Monday → row 2" when the field has several groups.
+ */
+function rowsOf(property: INodeProperties, value: IDataObject): Array<{ group: INodePropertyCollection; rows: Array<{ row: unknown; where: string[] }> }> {
+	const groups = (property.options ?? []) as INodePropertyCollection[];
+	const multiple = property.typeOptions?.multipleValues === true;
+	return groups
+		.filter((group) => value[group.name] !== undefined && value[group.name] !== null)
+		.map((group) => {
+			const given = value[group.name];
+			const named = groups.length > 1 ? [group.displayName] : [];
+			const rows = multiple ? (Array.isArray(given) ? given : [given]) : [given];
+			return { group, rows: rows.map((row, index) => ({ row, where: multiple ? [...named, `row ${index + 1}`] : named })) };
+		});
+}
+
+/** A fixed collection's value with every row's members checked and converted by their own descriptions. */
+function fixedCollection(value: unknown, property: INodeProperties): IDataObject {
+	if (!isObject(value)) throw new InputProblem(`must hold rows of fields, not ${shown(value)}`);
+	const checked: IDataObject = { ...value };
+	for (const { group, rows } of rowsOf(property, value)) {
+		const done = rows.map(({ row, where }) => members(row, group.values, where));
+		checked[group.name] = property.typeOptions?.multipleValues === true ? done : done[0];
+	}
+	return checked;
+}
+
 /** One rule per field type: the value as the field's type, converted from what an expression gave, or InputProblem. */
 const TYPE_RULES: Partial<Record<INodeProperties['type'], (value: unknown, property: INodeProperties) => unknown>> = {
 	string: (value, property) => (property.typeOptions?.multipleValues ? list(value).map(text) : text(value)),
@@ -196,7 +265,26 @@ const TYPE_RULES: Partial<Record<INodeProperties['type'], (value: unknown, prope
 	dateTime: calendarDate,
 	color,
 	resourceLocator: text,
+	fixedCollection,
+	collection: (value, property) => members(value, (property.options ?? []) as INodeProperties[], []),
 };
+
+/**
+ * The first problem of named checks (`{ email: 'email' }`) on members of a fixed collection's rows, placed
+ * ("→ row 2 → Email must be ..."); for a definition's `memberChecks`.
+ */
+export function memberProblem(property: INodeProperties, value: IDataObject, checks: Record<string, InputCheck | InputCheck[]>): string | undefined {
+	for (const { group, rows } of rowsOf(property, value)) {
+		for (const { row, where } of rows) {
+			for (const [name, named] of Object.entries(checks)) {
+				const own = group.values.find((candidate) => candidate.name === name);
+				const problem = [named].flat().map((check) => inputProblem(check, (row as IDataObject)[name])).find(Boolean);
+				if (problem) return placed(where, `${own?.displayName ?? name} ${problem}`);
+			}
+		}
+	}
+	return undefined;
+}
 
 /** The value as its field's type; unset (undefined or null) stays undefined, and fields of no known type pass as they are. */
 export function typedValue(property: INodeProperties | undefined, value: unknown): unknown {

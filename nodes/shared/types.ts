@@ -25,16 +25,20 @@ export type Converter = (value: unknown, input: InputReader) => unknown;
 
 /**
  * A node parameter that feeds the request: its name (dotted into a collection, e.g.
- * "additionalFields.title"), or an object with checks (in order: ['required', 'email']), a converter and
- * whether an empty string is sent.
+ * "additionalFields.title"), or an object with checks (in order: ['required', 'email']), checks of the members of
+ * a fixed collection's rows (`{ name: { maxLength: 100 } }`), a converter and whether an empty string is sent.
  */
-export type ParamSource = string | { param: string; check?: InputCheck | InputCheck[]; convert?: Converter; sendEmpty?: boolean };
+export type ParamSource =
+	| string
+	| { param: string; check?: InputCheck | InputCheck[]; memberChecks?: Record<string, InputCheck | InputCheck[]>; convert?: Converter; sendEmpty?: boolean };
 
 /** The running operation, as its hooks see it: the request built so far, the inputs, and a way to read more. */
 export interface OperationCall extends InputReader {
 	request: ApiRequest & { qs: IDataObject; body?: IDataObject };
 	/** The operation's `values`: read and checked like query and body, never sent. */
 	values: IDataObject;
+	/** A Get Many's Limit, read before anything is sent; undefined with Return All on (or for an operation without them). */
+	limit?: number;
 	/** A GET whose answer is kept for the rest of the node's run: items that ask the same (as the same user) read it once. */
 	lookup(request: ApiRequest): Promise<unknown>;
 	/** Stops the item after reading the API: what happened, and what to do about it. */

@@ -30,7 +30,7 @@ export const availabilityOperations: ResourceDefinitions = {
 			timezone: { param: 'timezone', check: 'timezone' },
 			schedule: { param: 'scheduleInput', convert: (_mode, input) => weekFrom(input) },
 		},
-		check: (request, input) => weeklyHoursProblem(request.body?.schedule, input),
+		check: (request) => weeklyHoursProblem(request.body?.schedule),
 	},
 	delete: { method: 'DELETE', path: '/availability/{id}', pathParams: { id: 'availabilityId' } },
 	get: { method: 'GET', path: '/availability/{id}', pathParams: { id: 'availabilityId' } },
@@ -44,7 +44,7 @@ export const availabilityOperations: ResourceDefinitions = {
 			timezone: { param: 'updateFields.timezone', check: 'timezone' },
 			schedule: { param: 'updateWeeklyHours', convert: (update, input) => (update ? weekFrom(input) : undefined) },
 		},
-		check: (request, input) => weeklyHoursProblem(request.body?.schedule, input),
+		check: (request) => weeklyHoursProblem(request.body?.schedule),
 	},
 };
 

@@ -29,7 +29,7 @@ export const userOperations: ResourceDefinitions = {
 			'meetingType.slug': 'additionalFields.meetingTypeSlug',
 			'meetingType.channel': 'additionalFields.meetingTypeChannel',
 		},
-		check: (request, input) => weeklyHoursProblem((request.body?.availability as { schedule?: unknown } | undefined)?.schedule, input),
+		check: (request) => weeklyHoursProblem((request.body?.availability as { schedule?: unknown } | undefined)?.schedule),
 	},
 	delete: { method: 'DELETE', path: '/v4/user/{id}', pathParams: { id: 'userId' } },
 	get: { method: 'GET', path: '/v4/user/{id}', pathParams: { id: 'userId' } },

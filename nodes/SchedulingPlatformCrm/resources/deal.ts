@@ -36,7 +36,7 @@ const dealPath = { id: 'dealId' };
 function dealFields(group: string): Record<string, ParamSource> {
 	return {
 		value: `${group}.value`,
-		currency: { param: `${group}.currency`, check: { maxLength: 10 } },
+		currency: { param: `${group}.currency`, check: 'currency' },
 		expectedCloseDate: { param: `${group}.expectedCloseDate`, convert: dateTime({ dateOnly: true }) },
 		notes: { param: `${group}.notes`, check: { maxLength: 10000 } },
 		crmCompanyId: `${group}.crmCompanyId`,
@@ -45,12 +45,8 @@ function dealFields(group: string): Record<string, ParamSource> {
 	};
 }
 
-/** The Contacts rows; n8n does not extract a resource locator inside a fixed collection, so its value is read here. */
-const dealContacts = (value: unknown) =>
-	(((value as IDataObject).contact ?? []) as IDataObject[]).map(({ contactId, ...contact }) => {
-		const id = contactId !== null && typeof contactId === 'object' ? (contactId as IDataObject).value : contactId;
-		return { contactId: String(id ?? '').trim(), ...contact };
-	});
+/** The Contacts rows, each checked as it is read (the contact's ID, a role of the list, Is Primary true or false). */
+const dealContacts = (value: unknown) => ((value as IDataObject).contact ?? []) as IDataObject[];
 
 /** Update: the fields null clears (api-reference §3 Deals), each with its switch. */
 const clearing = clearSwitches([
@@ -290,7 +286,7 @@ const STAGE_HINT = 'Choose from the list, or specify an ID using an <a href="htt
 const dealOptionFields: INodeProperties[] = [
 	locatorField('Company', 'crmCompanyId', 'CRM company the deal is with', companyLocator),
 	locatorField('Contact', 'contactId', 'Main contact of the deal', contactLocator),
-	{ displayName: 'Currency', name: 'currency', type: 'string', default: '', placeholder: 'e.g. EUR', description: 'ISO 4217 code of the value\'s currency, at most 10 characters; EUR when left out on Create' },
+	{ displayName: 'Currency', name: 'currency', type: 'string', default: '', placeholder: 'e.g. EUR', description: 'ISO 4217 code of the value\'s currency, in capitals; EUR when left out on Create' },
 	{ displayName: 'Expected Close Date', name: 'expectedCloseDate', type: 'dateTime', default: '', description: 'When the deal is expected to close' },
 	{ displayName: 'Notes', name: 'notes', type: 'string', typeOptions: { rows: 3 }, default: '', description: 'Notes on the deal, at most 10,000 characters' },
 	locatorField('Owner', 'ownerId', 'User who owns the deal; on Create the acting user when left out', userLocator),

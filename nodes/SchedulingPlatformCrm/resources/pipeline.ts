@@ -63,14 +63,17 @@ async function checkReorder(call: OperationCall): Promise<void> {
 	}
 }
 
+/** Names of pipelines and stages: at most 100 characters. */
+const NAME_LENGTH = { maxLength: 100 };
+
 export const pipelineOperations: ResourceDefinitions = {
 	create: {
 		method: 'POST',
 		path: '/crm/pipelines',
 		body: {
-			name: { param: 'name', check: 'required' },
+			name: { param: 'name', check: ['required', NAME_LENGTH] },
 			isDefault: 'additionalFields.isDefault',
-			stages: { param: 'stages', convert: newStages },
+			stages: { param: 'stages', memberChecks: { name: NAME_LENGTH }, convert: newStages },
 		},
 	},
 	getAll: { method: 'GET', path: '/crm/pipelines', pagination: { style: 'none' } },
@@ -78,7 +81,7 @@ export const pipelineOperations: ResourceDefinitions = {
 		method: 'PATCH',
 		path: '/crm/pipelines/{id}',
 		pathParams: { id: 'pipelineId' },
-		body: { name: 'updateFields.name', isDefault: 'updateFields.isDefault' },
+		body: { name: { param: 'updateFields.name', check: NAME_LENGTH }, isDefault: 'updateFields.isDefault' },
 	},
 	delete: { method: 'DELETE', path: '/crm/pipelines/{id}', pathParams: { id: 'pipelineId' } },
 	addStage: {
@@ -86,7 +89,7 @@ export const pipelineOperations: ResourceDefinitions = {
 		path: '/crm/pipelines/{id}/stages',
 		pathParams: { id: 'pipelineId' },
 		body: {
-			name: 'stageName',
+			name: { param: 'stageName', check: NAME_LENGTH },
 			color: 'stageColor',
 			isWon: 'stageFields.isWon',
 			isLost: 'stageFields.isLost',
@@ -99,7 +102,7 @@ export const pipelineOperations: ResourceDefinitions = {
 		path: '/crm/pipelines/{id}/stages/{stageId}',
 		pathParams: { id: 'pipelineId', stageId: 'stageId' },
 		body: {
-			name: 'stageUpdateFields.name',
+			name: { param: 'stageUpdateFields.name', check: NAME_LENGTH },
 			color: 'stageUpdateFields.color',
 			isWon: 'stageUpdateFields.isWon',
 			isLost: 'stageUpdateFields.isLost',

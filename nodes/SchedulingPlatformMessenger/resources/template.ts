@@ -20,7 +20,7 @@ export const templateOperations: ResourceDefinitions = {
 			const matching = templates.filter(
 				(template) => (!status || template.status === status) && (!language || String(template.language).toLowerCase() === String(language).toLowerCase()),
 			);
-			return call.read('returnAll') === true ? matching : matching.slice(0, call.read('limit') as number);
+			return call.limit === undefined ? matching : matching.slice(0, call.limit);
 		},
 	},
 };

@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { MEGABYTE, PDF } from '../../shared/binary';
 import { dateTime } from '../../shared/dates';
 import { getManyFields } from '../../shared/getMany';
-import { InputProblem, inputProblem } from '../../shared/inputChecks';
+import { InputProblem } from '../../shared/inputChecks';
 import type { Converter, ResourceDefinitions } from '../../shared/types';
 import { signatureRequestLocator } from '../locators';
 
@@ -34,32 +34,22 @@ function signerText(index: number, signer: SignerInput): string {
 }
 
 /**
- * The Signers list as the API wants it, [{ name, email, order }]: 1 to 10 signers, each with a name, an email
- * address and an order from 1 to 10 that no other signer has.
+ * The Signers list as the API wants it, [{ name, email, order }]: 1 to 10 signers, each with an order no other
+ * signer has. Each row's name, email and order are checked as it is read (required, its type, the email check).
  */
 const signersList: Converter = (value) => {
 	const rows = ((value as { signer?: SignerInput[] } | undefined)?.signer ?? []) as SignerInput[];
 	if (rows.length < 1 || rows.length > MAX_SIGNERS) {
 		throw new InputProblem(`must list 1 to ${MAX_SIGNERS} signers; ${rows.length === 1 ? 'it lists 1' : `it lists ${rows.length}`}`);
 	}
-	const byOrder = new Map<number, number>();
+	const byOrder = new Map<unknown, number>();
 	return rows.map((signer, index) => {
-		const name = String(signer.name ?? '').trim();
-		const email = String(signer.email ?? '').trim();
-		if (!name) throw new InputProblem(`must each have a Name; ${signerText(index, signer)} has none`);
-		if (!email) throw new InputProblem(`must each have an Email; ${signerText(index, signer)} has none`);
-		const emailProblem = inputProblem('email', email);
-		if (emailProblem) throw new InputProblem(`must each have a valid Email; the Email of ${signerText(index, signer)} ${emailProblem}`);
-		const order = typeof signer.order === 'string' && signer.order.trim() !== '' ? Number(signer.order) : signer.order;
-		if (typeof order !== 'number' || !Number.isInteger(order) || order < 1 || order > MAX_SIGNERS) {
-			throw new InputProblem(`must each have an Order from 1 to ${MAX_SIGNERS}; ${signerText(index, signer)} has ${JSON.stringify(signer.order ?? null)}`);
-		}
-		const before = byOrder.get(order);
+		const before = byOrder.get(signer.order);
 		if (before !== undefined) {
-			throw new InputProblem(`must each have their own Order; ${signerText(before, rows[before])} and ${signerText(index, signer)} both have ${order}`);
+			throw new InputProblem(`must each have their own Order; ${signerText(before, rows[before])} and ${signerText(index, signer)} both have ${String(signer.order)}`);
 		}
-		byOrder.set(order, index);
-		return { name, email, order };
+		byOrder.set(signer.order, index);
+		return { name: signer.name, email: signer.email, order: signer.order };
 	});
 };
 
@@ -84,7 +74,7 @@ export const signatureRequestOperations: ResourceDefinitions = {
 		},
 		body: {
 			title: { param: 'title', check: 'required' },
-			signers: { param: 'signers', convert: signersList },
+			signers: { param: 'signers', memberChecks: { email: 'email' }, convert: signersList },
 			message: 'additionalFields.message',
 			expiresAt: { param: 'additionalFields.expiresAt', convert: dateTime() },
 			contactId: 'additionalFields.contactId',
@@ -179,12 +169,13 @@ export const signatureRequestProperties: INodeProperties[] = [
 				displayName: 'Signer',
 				name: 'signer',
 				values: [
-					{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. Jane Doe', description: 'The signer\'s full name' },
-					{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '', description: 'Where the signer gets the request' },
+					{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '', placeholder: 'e.g. Jane Doe', description: 'The signer\'s full name' },
+					{ displayName: 'Email', name: 'email', type: 'string', required: true, placeholder: 'name@email.com', default: '', description: 'Where the signer gets the request' },
 					{
 						displayName: 'Order',
 						name: 'order',
 						type: 'number',
+						required: true,
 						typeOptions: { minValue: 1, maxValue: MAX_SIGNERS, numberPrecision: 0 },
 						default: 1,
 						description: 'When the signer signs: 1 first, then 2, and so on',
