@@ -228,8 +228,10 @@ export const dealOperations: ResourceDefinitions = {
 		method: 'GET',
 		path: '/crm/deals/{id}/activity',
 		pathParams: dealPath,
-		// No pages: the Limit is the API's own, Return All asks for its most.
-		query: { limit: { param: 'returnAll', convert: (all, input) => (all === true ? ACTIVITY_MAX : input.read('limit')) } },
+		// No pages: the Limit is the API's own `limit`, Return All asks for its most.
+		prepare: async (call) => {
+			call.request.qs.limit = call.limit ?? ACTIVITY_MAX;
+		},
 		pagination: { style: 'none', itemsKey: ACTIVITY_ITEMS },
 	},
 	importMany: {
