@@ -8,6 +8,7 @@ import crmContact from './contract/crmContact.json';
 import crmCompanies from './contract/crmCompanies.json';
 import crmSettings from './contract/crmSettings.json';
 import deals from './contract/deals.json';
+import emails from './contract/emails.json';
 import invoicing from './contract/invoicing.json';
 import messenger from './contract/messenger.json';
 import notes from './contract/notes.json';
@@ -102,6 +103,7 @@ const contract: Contract = [
 	crmContact,
 	crmCompanies,
 	deals,
+	emails,
 	pipelines,
 	crmSettings,
 	tasks,

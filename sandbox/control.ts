@@ -1,4 +1,5 @@
 import { Schema } from './contract';
+import { attach } from './crmAttachments';
 import { addContacts, addParent, ParentKind } from './crmParents';
 import { apiError } from './errors';
 import { NewFault } from './faults';
@@ -6,6 +7,7 @@ import { tenantOf } from './invoicing';
 import { listOrderOf } from './listOrder';
 import { deliverInbound } from './messenger';
 import { RateLimitConfig } from './rateLimit';
+import { addSyncedEmail, NewSyncedEmail } from './groups/emails';
 import { actAsSigner } from './groups/signatures';
 import { seed } from './seed';
 import { resetState, SandboxState } from './state';
@@ -177,6 +179,36 @@ const routes: ControlRoute[] = [
 			contacts: { type: 'array', items: object(['email'], { email: { type: 'string', format: 'email' }, createdAt: { type: 'string', format: 'date-time' } }) },
 		}),
 		run: (state, body) => ({ ids: addContacts(state.store, found(state.store.companies, body.companyId, 'Company').id, body.contacts as Array<{ email: string; createdAt?: string }>) }),
+	},
+	{
+		// An email a mailbox sync would have brought (groups/emails.ts), with its body; the company's first by default.
+		method: 'POST',
+		path: /^\/crm-emails$/,
+		status: 201,
+		body: object(['subject', 'fromEmail', 'toEmails', 'direction', 'sentAt', 'text'], {
+			companyId: uuid,
+			contactId: uuid,
+			dealId: uuid,
+			subject: { type: 'string' },
+			fromEmail: { type: 'string', format: 'email' },
+			toEmails: { type: 'array', items: { type: 'string', format: 'email' } },
+			direction: { type: 'string', enum: ['inbound', 'outbound'] },
+			sentAt: { type: 'string', format: 'date-time' },
+			provider: { type: 'string', enum: ['google', 'microsoft', 'imap'] },
+			threadId: text,
+			text: { type: 'string' },
+			html: { type: 'string' },
+			attachments: { type: 'array', items: { type: 'object' } },
+		}),
+		run: (state, body) => addSyncedEmail(state.store, companyOrFirst(state, body.companyId), body as unknown as NewSyncedEmail),
+	},
+	{
+		// A file entry on a contact, deal or CRM company, as given (its fields are unconfirmed: crmAttachments.ts).
+		method: 'POST',
+		path: /^\/crm-attachments$/,
+		status: 201,
+		body: object(['recordId', 'attachment'], { recordId: uuid, attachment: { type: 'object' } }),
+		run: (state, body) => attach(state.store, body.recordId as string, body.attachment as Record<string, unknown>),
 	},
 	{
 		// The signing page of a signer (signatures.ts): signs or declines, in the signers' order.

@@ -101,3 +101,13 @@ export function customFieldsOf(
 	}
 	return merged;
 }
+
+/** How many records have each value (`unknown` for none): the `by…` figures of the summaries. */
+export function countBy<T>(records: T[], valueOf: (record: T) => unknown): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const record of records) {
+		const value = String(valueOf(record) ?? 'unknown');
+		counts[value] = (counts[value] ?? 0) + 1;
+	}
+	return counts;
+}

@@ -102,8 +102,8 @@ function endedJustNow(durationMinutes: number): number {
 /**
  * Demo data of the invoicing, routing and follow-up examples: an appointment that took place yesterday (booked,
  * then moved there; its attendee became a CRM contact), a monthly recurring invoice for that contact due today, an
- * invoice to them that is overdue (sent, due 16 days ago), someone who left the booking form unfinished, and an
- * appointment that ended just now.
+ * invoice to them that is overdue (sent, due 16 days ago), someone who left the booking form unfinished, an
+ * appointment that ended just now, and two emails with the first contact as a mailbox sync would bring them.
  */
 async function addDemoData(sandboxUrl: string, seed: Seed): Promise<void> {
 	const call: DemoCall = async (method, path, body) => {
@@ -123,6 +123,10 @@ async function addDemoData(sandboxUrl: string, seed: Seed): Promise<void> {
 	await call('POST', `/invoicing/documents/${String(overdue.id)}/send`, {});
 	await call('POST', '/v4/attendee/pending', { email: 'dorothy.vaughan@client.example', firstname: 'Dorothy', lastname: 'Vaughan', phone: '+4915790002222', notes: { Company: 'NACA' } });
 	await bookAt(call, seed, { email: 'annie.easley@client.example', firstname: 'Annie', lastname: 'Easley' }, endedJustNow);
+	const owner = seed.users.owner.email;
+	const thread = { companyId: seed.companies.acme.id, contactId, threadId: 'demo-support-plan' };
+	await call('POST', '/__sandbox/crm-emails', { ...thread, subject: 'Support plan', direction: 'inbound', fromEmail: attendee.email, toEmails: [owner], sentAt: `${day(-2)}T08:15:00Z`, text: 'Hi Ada, does the support plan include weekend calls? Best, Mary' });
+	await call('POST', '/__sandbox/crm-emails', { ...thread, subject: 'Re: Support plan', direction: 'outbound', fromEmail: owner, toEmails: [attendee.email], sentAt: `${day(-2)}T09:40:00Z`, text: 'Hi Mary, yes: weekend calls are included. Ada' });
 }
 
 /** Imports the examples not imported into this user folder before, so a person's changes to one are kept. */

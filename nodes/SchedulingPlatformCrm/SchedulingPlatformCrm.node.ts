@@ -9,6 +9,7 @@ import { searchActingUsers, searchUsers } from '../shared/listSearch';
 import { requestOptionsProperty } from '../shared/parallel';
 import { getCustomFields } from './customFields';
 import {
+	getCustomFieldKeys,
 	getLostReasons,
 	getPipelineStages,
 	searchCompanies,
@@ -27,10 +28,13 @@ import { pipelineOperations, pipelineProperties } from './resources/pipeline';
 import { taskOperations, taskProperties } from './resources/task';
 import { noteOperations, noteProperties } from './resources/note';
 import { communicationOperations, communicationProperties } from './resources/communication';
+import { customFieldOperations, customFieldProperties } from './resources/customField';
+import { emailOperations, emailProperties } from './resources/email';
+import { lostReasonOperations, lostReasonProperties } from './resources/lostReason';
 
 /**
- * The CRM node (api-reference §3): contacts and their data fields, companies, deals, pipelines, tasks, notes
- * and communications, on the shared machinery of nodes/shared/.
+ * The CRM node (api-reference §3): contacts and their data fields, companies, deals, pipelines, tasks, notes,
+ * communications, synced emails, and the custom-field and lost-reason settings, on the shared machinery of nodes/shared/.
  */
 
 const properties: INodeProperties[] = [
@@ -44,8 +48,11 @@ const properties: INodeProperties[] = [
 			{ name: 'Communication', value: 'communication' },
 			{ name: 'Company', value: 'company' },
 			{ name: 'Contact', value: 'contact' },
+			{ name: 'Custom Field', value: 'customField' },
 			{ name: 'Data Field', value: 'dataField' },
 			{ name: 'Deal', value: 'deal' },
+			{ name: 'Email', value: 'email' },
+			{ name: 'Lost Reason', value: 'lostReason' },
 			{ name: 'Note', value: 'note' },
 			{ name: 'Pipeline', value: 'pipeline' },
 			{ name: 'Task', value: 'task' },
@@ -60,6 +67,9 @@ const properties: INodeProperties[] = [
 	...taskProperties,
 	...noteProperties,
 	...communicationProperties,
+	...emailProperties,
+	...customFieldProperties,
+	...lostReasonProperties,
 	requestOptionsProperty,
 ];
 
@@ -73,6 +83,9 @@ const resources = {
 	task: taskOperations,
 	note: noteOperations,
 	communication: communicationOperations,
+	email: emailOperations,
+	customField: customFieldOperations,
+	lostReason: lostReasonOperations,
 };
 
 export class SchedulingPlatformCrm implements INodeType {
@@ -83,7 +96,7 @@ export class SchedulingPlatformCrm implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Manage the Scheduling Platform CRM: contacts, data fields, companies, deals, pipelines, tasks, notes and communications',
+		description: 'Manage the Scheduling Platform CRM: contacts, data fields, companies, deals, pipelines, tasks, notes, communications, synced emails and the CRM settings',
 		defaults: { name: 'Scheduling Platform CRM' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -117,7 +130,7 @@ export class SchedulingPlatformCrm implements INodeType {
 			searchPipelines,
 			searchTasks,
 		}),
-		loadOptions: forTheEditor({ getLostReasons, getPipelineStages }),
+		loadOptions: forTheEditor({ getCustomFieldKeys, getLostReasons, getPipelineStages }),
 		resourceMapping: forTheEditor({ getContactFields, getCustomFields }),
 	};
 

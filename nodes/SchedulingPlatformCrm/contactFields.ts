@@ -1,4 +1,4 @@
-import type { FieldType, IDataObject, INodeProperties, ResourceMapperField } from 'n8n-workflow';
+import type { FieldType, IDataObject, IDisplayOptions, INodeProperties, ResourceMapperField } from 'n8n-workflow';
 
 import { InputProblem, inputProblem, isEmpty, typedValue } from '../shared/inputChecks';
 import type { OperationCall } from '../shared/types';
@@ -70,6 +70,31 @@ export function mapperFields(operation: string, dataFields: DataField[]): Resour
 		.filter((field) => !(field.name in own))
 		.map((field) => ({ id: field.name, displayName: `${field.label} (Data Field)`, type: typeOf(field), ...(typeOf(field) === 'options' && { options: choices(field) }) }));
 	return [...fields, ...extra].map((field) => ({ ...field, required: false, defaultMatch: false, display: true, canBeUsedToMatch: field.id === 'email' }));
+}
+
+/** The Contact Fields mapper, shown for these operations (Import Many: the fields the bulk import takes). */
+export function contactFieldsProperty(displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'Contact Fields',
+		name: 'contactFields',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		required: true,
+		displayOptions,
+		typeOptions: {
+			loadOptionsDependsOn: ['operation'],
+			resourceMapper: {
+				resourceMapperMethod: 'getContactFields',
+				mode: 'add',
+				fieldWords: { singular: 'field', plural: 'fields' },
+				addAllFields: false,
+				supportAutoMap: true,
+				noFieldsError: 'No contact fields found',
+			},
+		},
+		description: 'The contact\'s fields and the company\'s data fields. "Map Automatically" takes the input fields of the same names.',
+	};
 }
 
 /** The value as the data field's type, through the node's own type rules (a number from "42", a choice among the options). */

@@ -3,6 +3,7 @@ import type { FieldType, IDataObject, ILoadOptionsFunctions, INodeProperties, No
 import { InputProblem, isEmpty, shown, typedValue } from '../shared/inputChecks';
 import { apiRequest } from '../shared/transport/request';
 import type { OperationCall } from '../shared/types';
+import { CUSTOM_FIELD_SETTINGS } from './resources/customField';
 
 /**
  * Custom fields of companies and deals (GET /crm/settings/custom-fields?recordType=company|deal), entered with
@@ -27,7 +28,7 @@ const TYPES: Record<string, { mapper: FieldType; rule: NodePropertyTypes }> = {
 	checkbox: { mapper: 'boolean', rule: 'boolean' },
 };
 
-const settingsRequest = (recordType: RecordType) => ({ method: 'GET' as const, path: '/crm/settings/custom-fields', qs: { recordType } });
+export const settingsRequest = (recordType: RecordType) => ({ method: 'GET' as const, path: CUSTOM_FIELD_SETTINGS, qs: { recordType } });
 
 /** The Custom Fields mapper of a record type's Create (required fields demanded) or Update (all optional). */
 export function customFieldsProperty(recordType: RecordType, operation: 'create' | 'update'): INodeProperties {

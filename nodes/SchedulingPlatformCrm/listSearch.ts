@@ -5,8 +5,11 @@ import { MAX_PAGE_SIZE } from '../shared/transport/pagination';
 import type { ItemsKey } from '../shared/transport/answers';
 import { failWith, readItems } from '../shared/transport/answers';
 import { apiRequest } from '../shared/transport/request';
+import type { RecordType } from './customFields';
+import { settingsRequest } from './customFields';
 import { COMPANY_ITEMS } from './resources/company';
 import { DATA_FIELD_ITEMS } from './resources/dataField';
+import { LOST_REASON_SETTINGS } from './resources/lostReason';
 
 /**
  * "From List" loaders of the CRM records. The CRM lists are page1 lists (page from 1, `totalPages`): one page
@@ -119,7 +122,7 @@ export async function getPipelineStages(this: ILoadOptionsFunctions): Promise<IN
 
 /** The company's lost reasons that are not archived. */
 export async function getLostReasons(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const settings = (await apiRequest(this, 0, { method: 'GET', path: '/crm/settings/lost-reasons' })) as IDataObject;
+	const settings = (await apiRequest(this, 0, { method: 'GET', path: LOST_REASON_SETTINGS })) as IDataObject;
 	return ((settings.reasons ?? []) as IDataObject[])
 		.filter((reason) => !reason.archived)
 		.map((reason) => ({ name: String(reason.label), value: String(reason.key) }));
@@ -137,4 +140,10 @@ export async function searchDataFields(this: ILoadOptionsFunctions, filter?: str
 			.map((field) => ({ name: `${String(field.label)} (${String(field.name)}, ${String(field.fieldType)})`, value: String(field.id) })),
 		paginationToken: fields.length === MAX_PAGE_SIZE && next < Number(answer.total ?? 0) ? String(next) : undefined,
 	};
+}
+
+/** The custom fields of the chosen Record Type, by label, their key as the value. */
+export async function getCustomFieldKeys(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const answer = await apiRequest(this, 0, settingsRequest(this.getNodeParameter('recordType', 'deal') as RecordType));
+	return readItems(answer, 'fields', failWith(this.getNode())).map((field) => ({ name: `${String(field.label)} (${String(field.key)})`, value: String(field.key) }));
 }

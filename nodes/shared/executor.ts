@@ -307,9 +307,20 @@ export async function executeDefinitions(
 	return [outcomes.flatMap((outcome, itemIndex) => (outcome && 'error' in outcome ? [errorItem(outcome.error, itemIndex)] : (outcome?.items ?? [])))];
 }
 
+/** Requests of up to `size` items, in input order; items of another `group` go in requests of their own. */
+function chunks<T extends { call: OperationCall }>(calls: T[], size: number, group?: (call: OperationCall) => string): T[][] {
+	const groups = new Map<string, T[]>();
+	for (const entry of calls) {
+		const key = group?.(entry.call) ?? '';
+		if (!groups.has(key)) groups.set(key, []);
+		groups.get(key)!.push(entry);
+	}
+	return [...groups.values()].flatMap((members) => Array.from({ length: Math.ceil(members.length / size) }, (_, index) => members.slice(index * size, (index + 1) * size)));
+}
+
 /**
  * Items sent together (definition.batch): every item's request is built and checked first (a bad item fails
- * alone), then the calls go one after the other, each with up to `size` items; each item gets its own output.
+ * alone), then the calls go one after the other, each with up to `size` items of one group; each item gets its own output.
  * A failed call fails its items (Continue On Fail) or the node.
  */
 async function runBatches(
@@ -319,7 +330,7 @@ async function runBatches(
 	itemRun: (itemIndex: number) => ItemRun,
 	continueOnFail: boolean,
 ): Promise<INodeExecutionData[][]> {
-	const { size, wrap, split } = definition.batch!;
+	const { size, wrap, split, group } = definition.batch!;
 	const out = new Map<number, INodeExecutionData>();
 	const fail = (error: unknown, itemIndex: number) => {
 		const nodeError = asNodeError(ctx, error as Error, itemIndex);
@@ -334,8 +345,7 @@ async function runBatches(
 			fail(error, itemIndex);
 		}
 	}
-	for (let start = 0; start < calls.length; start += size) {
-		const chunk = calls.slice(start, start + size);
+	for (const chunk of chunks(calls, size, group)) {
 		const bodies = chunk.map(({ call }) => call.request.body ?? {});
 		const [{ itemIndex: first, call }] = chunk;
 		try {

@@ -1,7 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** Return All and Limit of a Get Many (n8n's convention), shown for the resource's listing operations. */
-export function getManyFields(resource: string, operations: string[] = ['getAll']): INodeProperties[] {
+/**
+ * Return All and Limit of a Get Many (n8n's convention), shown for the resource's listing operations; `maxLimit`
+ * where the endpoint answers at most so many in one request and has no pages.
+ */
+export function getManyFields(resource: string, operations: string[] = ['getAll'], maxLimit?: number): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
@@ -15,7 +18,7 @@ export function getManyFields(resource: string, operations: string[] = ['getAll'
 			displayName: 'Limit',
 			name: 'limit',
 			type: 'number',
-			typeOptions: { minValue: 1, numberPrecision: 0 },
+			typeOptions: { minValue: 1, numberPrecision: 0, ...(maxLimit && { maxValue: maxLimit }) },
 			default: 50,
 			displayOptions: { show: { resource: [resource], operation: operations, returnAll: [false] } },
 			description: 'Max number of results to return',

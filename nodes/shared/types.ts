@@ -89,10 +89,13 @@ export interface OperationDefinition {
 	/**
 	 * Items sent together: each item's request is built and checked alone (a bad item fails alone), then the
 	 * bodies of up to `size` items go in one request whose body `wrap` makes from them (the first item's call
-	 * reads the node's other fields); `split` returns one output per item of the call, in order.
+	 * reads the node's other fields); `split` returns one output per item of the call, in order. Items whose
+	 * `group` differs (fields of the whole request, such as a pipeline, that an expression may set per item) go in
+	 * different requests.
 	 */
 	batch?: {
 		size: number;
+		group?: (call: OperationCall) => string;
 		wrap: (bodies: IDataObject[], call: OperationCall) => IDataObject;
 		split: (answer: unknown, bodies: IDataObject[]) => IDataObject[];
 	};

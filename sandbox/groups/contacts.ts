@@ -4,7 +4,8 @@ import { notFound, tenantRecord, tenantRecords } from '../crm';
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
 import { ordered } from '../listOrder';
-import { Contact, CrmCompany, Store } from '../store';
+import { attachmentsOn } from '../crmAttachments';
+import { Contact, CrmCompany, Store, User } from '../store';
 import { UUID } from '../validation';
 import { companyUser } from '../visibility';
 
@@ -103,15 +104,17 @@ export const contacts: Group = {
 		if (!rows.length) throw apiError(400, ['contacts should not be empty']);
 		const result = { created: 0, updated: 0, skipped: 0, failed: 0, issues: [] as Array<{ index: number; email: string | null; message: string }> };
 		rows.forEach((row, index) => {
-			const problem = importRow(call, row, call.body.updateExisting === true);
-			if (problem in result) result[problem as 'created' | 'updated' | 'skipped']++;
+			const imported = importContactRow(call, row, call.body.updateExisting === true);
+			if ('outcome' in imported) result[imported.outcome]++;
 			else {
 				result.failed++;
-				result.issues.push({ index, email: (row.email as string | undefined) ?? null, message: problem });
+				result.issues.push({ index, email: (row.email as string | undefined) ?? null, message: imported.problem });
 			}
 		});
 		return result;
 	},
+
+	listContactAttachments: ({ actor, params, store }) => attachmentsOn(store, visibleContact(store, actor, params.id).id),
 
 	bulkDeleteContacts: (call) => {
 		takeBulkCall(call, 'delete');
@@ -198,22 +201,30 @@ function takeBulkCall({ actor, store }: Call, kind: string): void {
 	recent.push(now);
 }
 
-/** One imported row: 'created', 'updated', 'skipped', or the row's problem. */
-function importRow({ actor, store }: Call, row: Fields, updateExisting: boolean): string {
+/** A user of the company by email (any case): bulk rows name owners so. */
+export function companyUserByEmail({ actor, store }: Call, email: unknown): User | undefined {
+	return store.companyUsers(actor.company.id).find((user) => user.email.toLowerCase() === String(email).toLowerCase());
+}
+
+export type ImportedRow = { outcome: 'created' | 'updated' | 'skipped'; contact: Contact } | { problem: string };
+
+/** One imported row (contacts and deals bulk imports): its contact created, updated or left as it is (skipped), or the row's problem. */
+export function importContactRow(call: Call, row: Fields, updateExisting: boolean): ImportedRow {
+	const { actor, store } = call;
 	const email = row.email as string | undefined;
-	if (!email && !row.phoneNumber) return 'email or phoneNumber must be provided';
-	if (email && !EMAIL.test(email)) return 'email must be an email';
-	const owner = row.accountOwnerEmail ? store.companyUsers(actor.company.id).find((user) => user.email.toLowerCase() === String(row.accountOwnerEmail).toLowerCase()) : undefined;
-	if (row.accountOwnerEmail && !owner) return `accountOwnerEmail ${String(row.accountOwnerEmail)} is not a user of the company`;
+	if (!email && !row.phoneNumber) return { problem: 'email or phoneNumber must be provided' };
+	if (email && !EMAIL.test(email)) return { problem: 'email must be an email' };
+	const owner = row.accountOwnerEmail ? companyUserByEmail(call, row.accountOwnerEmail) : undefined;
+	if (row.accountOwnerEmail && !owner) return { problem: `accountOwnerEmail ${String(row.accountOwnerEmail)} is not a user of the company` };
 	const existing = email ? tenantRecords(store.contacts, actor).find((contact) => contact.email?.toLowerCase() === email.toLowerCase()) : undefined;
-	if (existing && !updateExisting) return 'skipped';
+	if (existing && !updateExisting) return { outcome: 'skipped', contact: existing };
 	const fields: Fields = { ...row, accountOwnerId: owner?.id, crmCompanyId: row.crmCompanyRef ? crmCompanyFor(store, actor, String(row.crmCompanyRef)).id : undefined };
 	if (existing) {
 		contacts.updateContact({ actor, store, params: { id: existing.id }, query: {}, body: fields });
-		return 'updated';
+		return { outcome: 'updated', contact: existing };
 	}
-	contacts.createContact({ actor, store, params: {}, query: {}, body: fields });
-	return 'created';
+	const created = contacts.createContact({ actor, store, params: {}, query: {}, body: fields }) as { item: { id: string } };
+	return { outcome: 'created', contact: store.contacts.get(created.item.id)! };
 }
 
 /** A CRM company by id, or by name (case-insensitive); an unknown name creates it. */

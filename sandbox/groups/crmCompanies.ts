@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { assertOwner, customFieldsOf, notFound, page1, Page1Query, tenantRecord, tenantRecords } from '../crm';
+import { assertOwner, countBy, customFieldsOf, notFound, page1, Page1Query, tenantRecord, tenantRecords } from '../crm';
+import { attachmentsOn } from '../crmAttachments';
 import { Call, Group } from '../handler';
 import { Appointment, Contact, CrmCompany } from '../store';
 
@@ -88,6 +89,22 @@ export const crmCompanies: Group = {
 		const company = pathCompany(call);
 		return [...call.store.deals.values()].filter((deal) => deal.crmCompanyId === company.id);
 	},
+
+	/** The figures are designed where api-reference §3 names only the keys. */
+	getCrmCompanySummary: ({ actor, query, store }) => {
+		const companies = tenantRecords(store.crmCompanies, actor).filter((company) => !query.ownerId || company.ownerId === query.ownerId);
+		const ids = new Set(companies.map((company) => company.id));
+		const linked = tenantRecords(store.deals, actor).filter((deal) => deal.crmCompanyId !== null && ids.has(deal.crmCompanyId));
+		return {
+			totalCompanies: companies.length,
+			totalDealsValue: Math.round(linked.reduce((total, deal) => total + Number(deal.value ?? 0), 0) * 100) / 100,
+			companiesWithDeals: new Set(linked.map((deal) => deal.crmCompanyId)).size,
+			byIndustry: countBy(companies, (company) => company.industry),
+			bySize: countBy(companies, (company) => company.size),
+		};
+	},
+
+	listCrmCompanyAttachments: (call) => attachmentsOn(call.store, pathCompany(call).id),
 
 	/** Designed shape: meetings with the company's contacts, the contacts met and how often, the first and last start. */
 	getCrmCompanyMeetingHistory: (call) => {

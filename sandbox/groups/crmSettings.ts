@@ -15,13 +15,13 @@ function assertUniqueKeys(keys: string[], list: string): void {
 export const crmSettings: Group = {
 	getCustomFieldSettings: (call) => ({ fields: call.store.customFieldSettings.get(settingsKey(call)) ?? [] }),
 
-	/** Replaces the whole list; a field keeps its id when its key stays; order follows the list. */
+	/** Replaces the whole list; a field sent with an id keeps it (else the id of its key's field, else a new one); order follows the list. */
 	putCustomFieldSettings: (call) => {
 		const given = (call.body as { fields: Array<Partial<CustomFieldSetting>> }).fields;
 		assertUniqueKeys(given.map((field) => String(field.key)), 'Custom field');
 		const before = call.store.customFieldSettings.get(settingsKey(call)) ?? [];
 		const fields = given.map((field, order): CustomFieldSetting => ({
-			id: before.find((old) => old.key === field.key)?.id ?? randomUUID(),
+			id: field.id ?? before.find((old) => old.key === field.key)?.id ?? randomUUID(),
 			key: String(field.key),
 			label: String(field.label),
 			type: String(field.type),

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { assertOwner, customFieldsOf, page1, Page1Query, tenantRecord, tenantRecords } from '../crm';
+import { attachmentsOn, moveAttachments } from '../crmAttachments';
 import { apiError } from '../errors';
 import { Call, Group } from '../handler';
-import { Contact, Deal, DealContact, Pipeline, Stage } from '../store';
+import { Contact, Deal, DealContact, perStore, Pipeline, Stage } from '../store';
+import { companyUserByEmail, importContactRow } from './contacts';
 
 type DealInput = Record<string, unknown> & { customFields?: Record<string, unknown>; contacts?: Array<Omit<DealContact, 'id' | 'dealId'>> };
 
@@ -84,8 +86,75 @@ function assertOpen(deal: Deal): void {
 	if (!deal.isOpen) throw apiError(409, 'Deal is not open: reopen it first');
 }
 
+/** An entry of a deal's activity log (api-reference §3: entry fields FORK; the types and metadata designed). */
+interface DealActivity {
+	id: string;
+	dealId: string;
+	activityType: 'stage_change' | 'field_update';
+	fromStageId: string | null;
+	fromStageName: string | null;
+	toStageId: string | null;
+	toStageName: string | null;
+	changedById: string | null;
+	changedByName: string | null;
+	metadata: Record<string, unknown> | null;
+	changedAt: string;
+}
+
+/** Each deal's activity log, newest first. */
+const activityOf = perStore(() => new Map<string, DealActivity[]>());
+
+/** The fields whose change an update logs. */
+const LOGGED_FIELDS = ['name', 'value', 'currency', 'expectedCloseDate', 'notes', 'crmCompanyId', 'contactId', 'ownerId', 'customFields'];
+
+function stageName(call: Call, id: unknown): string | null {
+	for (const pipeline of call.store.pipelines.values()) {
+		const stage = pipeline.stages.find((candidate) => candidate.id === id);
+		if (stage) return stage.name;
+	}
+	return null;
+}
+
+/** What a change does to the deal, as the API logs it: a stage change (with the outcome of won, lost, reopen) and the fields updated. */
+function logChange(call: Call, deal: Deal, changes: Partial<Deal>): void {
+	const by = { dealId: deal.id, changedById: call.actor.user.id, changedByName: call.actor.user.fullName, changedAt: call.store.clock.iso() };
+	const noStage = { fromStageId: null, fromStageName: null, toStageId: null, toStageName: null };
+	const entries: DealActivity[] = [];
+	if (changes.stageId !== undefined && changes.stageId !== deal.stageId) {
+		const outcome = changes.isOpen === undefined ? null : { outcome: changes.isWon ? 'won' : changes.isLost ? 'lost' : 'reopened' };
+		const stages = { fromStageId: deal.stageId, fromStageName: stageName(call, deal.stageId), toStageId: changes.stageId, toStageName: stageName(call, changes.stageId) };
+		entries.push({ id: randomUUID(), ...by, activityType: 'stage_change', ...stages, metadata: outcome });
+	}
+	const updated = LOGGED_FIELDS.filter((field) => field in changes && JSON.stringify(changes[field] ?? null) !== JSON.stringify(deal[field] ?? null));
+	if (updated.length) {
+		const fields = Object.fromEntries(updated.map((field) => [field, { from: deal[field] ?? null, to: changes[field] ?? null }]));
+		entries.push({ id: randomUUID(), ...by, activityType: 'field_update', ...noStage, metadata: { fields } });
+	}
+	activityOf(call.store).set(deal.id, [...entries.reverse(), ...(activityOf(call.store).get(deal.id) ?? [])]);
+}
+
+/** Deals a plan allows (designed): `free` 10, every other plan no limit (-1). */
+const DEAL_LIMITS: Record<string, number> = { free: 10 };
+
+function dealLimits(call: Call): { count: number; limit: number } {
+	return { count: tenantRecords(call.store.deals, call.actor).length, limit: DEAL_LIMITS[call.actor.company.plan.name] ?? -1 };
+}
+
+function hasRoomForDeal(call: Call): boolean {
+	const { count, limit } = dealLimits(call);
+	return limit < 0 || count < limit;
+}
+
+/** A deal gone for good, with its contacts' places and its activity. */
+function removeDeal(call: Call, deal: Deal): void {
+	for (const link of contactsOf(call, deal)) call.store.dealContacts.delete(link.id);
+	activityOf(call.store).delete(deal.id);
+	call.store.deals.delete(deal.id);
+}
+
 /** A change of the deal: `enteredStageAt` moves with the stage; winning sets `wonAt`, losing `lostAt`, reopening clears both. */
 function settle(call: Call, deal: Deal, changes: Partial<Deal>): Record<string, unknown> {
+	logChange(call, deal, changes);
 	const now = call.store.clock.iso();
 	const moved = changes.stageId !== undefined && changes.stageId !== deal.stageId;
 	const outcome = changes.isOpen === undefined ? {} : { wonAt: changes.isWon ? now : null, lostAt: changes.isLost ? now : null };
@@ -116,6 +185,50 @@ function duplicateScore(deal: Deal, other: Deal): { score: number; reasons: stri
 	return { score: Math.round(reasons.reduce((sum, reason) => sum + weights[reason], 0) * 100) / 100, reasons };
 }
 
+/** The deal a bulk-import row makes for its contact, in the given stage (owner: dealOwnerEmail's user, else the importing user). */
+function importedDeal(call: Call, row: Record<string, unknown>, contact: Contact, stage: { pipelineId: string; stageId: string }): Record<string, unknown> {
+	const name = [contact.firstName, contact.lastName].filter(Boolean).join(' ') || contact.email || contact.phoneNumber;
+	const owner = row.dealOwnerEmail ? companyUserByEmail(call, row.dealOwnerEmail) : undefined;
+	return {
+		name: (row.dealName as string | undefined) ?? name,
+		...stage,
+		value: row.dealValue,
+		currency: typeof row.dealCurrency === 'string' ? row.dealCurrency.toUpperCase() : undefined,
+		expectedCloseDate: row.dealExpectedCloseDate,
+		notes: row.dealNotes,
+		contactId: contact.id,
+		crmCompanyId: contact.crmCompanyId ?? undefined,
+		ownerId: owner?.id,
+	};
+}
+
+const CONTACT_COUNTS = { created: 'contactsCreated', updated: 'contactsUpdated', skipped: 'contactsSkipped' } as const;
+
+const sum = (values: number[]) => Math.round(values.reduce((total, value) => total + value, 0) * 100) / 100;
+
+/** The deal summary's figures (designed where api-reference §3 names only the keys). */
+function dealSummary(call: Call, chosen: Deal[]): Record<string, unknown> {
+	const stageOfDeal = (deal: Deal) => call.store.pipelines.get(deal.pipelineId)?.stages.find((stage) => stage.id === deal.stageId);
+	const valueOf = (deal: Deal) => Number(deal.value ?? 0);
+	const currencies = chosen.map((deal) => String(deal.currency ?? 'EUR'));
+	const mostUsed = [...new Set(currencies)].sort((a, b) => currencies.filter((c) => c === b).length - currencies.filter((c) => c === a).length)[0];
+	const byStage = [...new Set(chosen.map((deal) => deal.stageId))].map((stageId) => {
+		const inStage = chosen.filter((deal) => deal.stageId === stageId);
+		return { stageId, stageName: stageOfDeal(inStage[0])?.name ?? null, pipelineId: inStage[0].pipelineId, count: inStage.length, value: sum(inStage.map(valueOf)) };
+	});
+	return {
+		totalDeals: chosen.length,
+		totalValue: sum(chosen.map(valueOf)),
+		weightedForecast: sum(chosen.filter((deal) => deal.isOpen).map((deal) => (valueOf(deal) * (stageOfDeal(deal)?.winProbability ?? 0)) / 100)),
+		openDeals: chosen.filter((deal) => deal.isOpen).length,
+		wonDeals: chosen.filter((deal) => deal.isWon).length,
+		lostDeals: chosen.filter((deal) => deal.isLost).length,
+		currencies: [...new Set(currencies)].sort(),
+		displayCurrency: mostUsed ?? 'EUR',
+		byStage,
+	};
+}
+
 /** CRM Deals. */
 export const deals: Group = {
 	listDeals: (call) => {
@@ -131,6 +244,7 @@ export const deals: Group = {
 
 	/** Owner left out: the acting user; null: nobody. */
 	createDeal: (call) => {
+		if (!hasRoomForDeal(call)) throw apiError(403, 'Your plan\'s deal limit is reached', { code: 'PLAN_LIMIT_REACHED', feature: 'deals' });
 		const { contacts = [], customFields, ...input } = call.body as DealInput;
 		const draft = { pipelineId: String(input.pipelineId), stageId: String(input.stageId) };
 		stageOf(pipelineOf(call, draft.pipelineId), draft.stageId, () => true, 'stageId must be a stage of the pipeline');
@@ -182,11 +296,7 @@ export const deals: Group = {
 		return settle(call, deal, { ...changes, customFields: merged });
 	},
 
-	deleteDeal: (call) => {
-		const deal = pathDeal(call);
-		for (const link of contactsOf(call, deal)) call.store.dealContacts.delete(link.id);
-		call.store.deals.delete(deal.id);
-	},
+	deleteDeal: (call) => removeDeal(call, pathDeal(call)),
 
 	/** wonStageId: a won stage of the pipeline; left out: the pipeline's first won stage, else the stage stays. */
 	markDealWon: (call) => {
@@ -241,6 +351,65 @@ export const deals: Group = {
 			.filter((candidate) => candidate.score >= 0.5)
 			.sort((a, b) => b.score - a.score);
 	},
+
+	getDealActivity: (call) => (activityOf(call.store).get(pathDeal(call).id) ?? []).slice(0, (call.query.limit as number | undefined) ?? 50),
+
+	bulkImportDeals: (call) => {
+		const { rows, pipelineId, stageId, updateExisting } = call.body as { rows: Array<Record<string, unknown>>; pipelineId: string; stageId: string; updateExisting: boolean };
+		stageOf(pipelineOf(call, pipelineId), stageId, () => true, 'stageId must be a stage of the pipeline');
+		const counts = { contactsCreated: 0, contactsUpdated: 0, contactsSkipped: 0, dealsCreated: 0, dealsSkipped: 0, failed: 0 };
+		const issues: Array<{ index: number; email: string | null; message: string }> = [];
+		rows.forEach((row, index) => {
+			const imported = importContactRow(call, row, updateExisting);
+			if (!('outcome' in imported)) {
+				counts.failed++;
+				issues.push({ index, email: (row.email as string | undefined) ?? null, message: imported.problem });
+				return;
+			}
+			counts[CONTACT_COUNTS[imported.outcome]]++;
+			if (!hasRoomForDeal(call)) counts.dealsSkipped++;
+			else {
+				deals.createDeal({ ...call, body: importedDeal(call, row, imported.contact, { pipelineId, stageId }) });
+				counts.dealsCreated++;
+			}
+		});
+		return { ...counts, issues };
+	},
+
+	/** The duplicates' notes, tasks, attachments and activity move to the deal; then the duplicates are deleted. */
+	mergeDeals: (call) => {
+		const deal = pathDeal(call);
+		const ids = [...new Set(call.body.duplicateDealIds as string[])];
+		if (ids.includes(deal.id)) throw apiError(400, ['duplicateDealIds must not contain the deal itself']);
+		const duplicates = ids.map((id) => tenantRecord(call.store, call.actor, 'deals', id));
+		const moved = { notes: 0, tasks: 0, attachments: 0, activity: 0 };
+		const log = activityOf(call.store);
+		for (const duplicate of duplicates) {
+			for (const [kind, records] of [['notes', call.store.notes], ['tasks', call.store.tasks]] as const) {
+				for (const record of records.values()) {
+					if (record.dealId !== duplicate.id) continue;
+					record.dealId = deal.id;
+					moved[kind]++;
+				}
+			}
+			moved.attachments += moveAttachments(call.store, duplicate.id, deal.id);
+			const entries = (log.get(duplicate.id) ?? []).map((entry) => ({ ...entry, dealId: deal.id }));
+			log.set(deal.id, [...(log.get(deal.id) ?? []), ...entries].sort((a, b) => b.changedAt.localeCompare(a.changedAt)));
+			moved.activity += entries.length;
+			removeDeal(call, duplicate);
+		}
+		return { dealId: deal.id, mergedCount: duplicates.length, moved };
+	},
+
+	getDealSummary: (call) => {
+		const { ownerId, pipelineId } = call.query as { ownerId?: string; pipelineId?: string };
+		const chosen = tenantRecords(call.store.deals, call.actor).filter((deal) => (!ownerId || deal.ownerId === ownerId) && (!pipelineId || deal.pipelineId === pipelineId));
+		return dealSummary(call, chosen);
+	},
+
+	getDealLimits: dealLimits,
+
+	listDealAttachments: (call) => attachmentsOn(call.store, pathDeal(call).id),
 
 	/** Appointments with the deal's contacts (its contact and its deal contacts) as attendees, newest first. */
 	listDealAppointments: (call) => {

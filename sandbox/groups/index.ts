@@ -15,6 +15,7 @@ import { crmSettings } from './crmSettings';
 import { deals } from './deals';
 import { contacts } from './contacts';
 import { dataFields } from './dataFields';
+import { emails } from './emails';
 import { handoff } from './handoff';
 import { invoiceDocuments } from './invoiceDocuments';
 import { invoiceProducts } from './invoiceProducts';
@@ -58,6 +59,7 @@ export const handlers: Group = {
 	...crmSettings,
 	...contacts,
 	...dataFields,
+	...emails,
 	...signatures,
 	...messenger,
 	...invoiceDocuments,

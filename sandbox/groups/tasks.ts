@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { tenantRecord, tenantRecords } from '../crm';
+import { countBy, tenantRecord, tenantRecords } from '../crm';
 import { parentsOf } from '../crmParents';
 import { Call, Group } from '../handler';
 import { CrmParents, Task } from '../store';
@@ -91,6 +91,32 @@ export const tasks: Group = {
 	listOverdueTasks: (call) => {
 		const now = call.store.clock.now();
 		return byDueDate(openTasks(call)).filter((task) => Date.parse(task.dueDate!) < now);
+	},
+
+	/** The tasks of a company of the tenant (404 otherwise), the earliest due first. */
+	listCrmCompanyTasks: (call) => {
+		const company = tenantRecord(call.store, call.actor, 'crmCompanies', call.params.crmCompanyId);
+		return byDueDate(tenantTasks(call)).filter((task) => task.crmCompanyId === company.id);
+	},
+
+	/** The figures on the sandbox clock (designed where api-reference §3 names only the keys). */
+	getTaskSummary: (call) => {
+		const assigneeId = call.query.assigneeId as string | undefined;
+		const all = tenantTasks(call).filter((task) => !assigneeId || task.assigneeId === assigneeId);
+		const open = all.filter((task) => task.completedAt === null && task.dueDate !== null);
+		const now = call.store.clock.now();
+		const dueBefore = (end: number) => open.filter((task) => Date.parse(task.dueDate!) >= now && Date.parse(task.dueDate!) < end).length;
+		const tomorrow = (Math.floor(now / DAY_MS) + 1) * DAY_MS;
+		const nextMonday = tomorrow + ((7 - new Date(tomorrow).getUTCDay() + 1) % 7) * DAY_MS;
+		return {
+			totalTasks: all.length,
+			completedTasks: all.filter((task) => task.completedAt !== null).length,
+			overdueTasks: open.filter((task) => Date.parse(task.dueDate!) < now).length,
+			dueTodayTasks: dueBefore(tomorrow),
+			dueThisWeekTasks: dueBefore(nextMonday),
+			byType: countBy(all, (task) => task.type),
+			byPriority: countBy(all, (task) => task.priority),
+		};
 	},
 
 	listUpcomingTasks: (call) => {

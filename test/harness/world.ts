@@ -48,7 +48,7 @@ export interface CredentialRef {
 const secrets = new Set<string>();
 
 /** The resources of the CRM node. */
-const CRM_RESOURCES = ['contact', 'dataField', 'company', 'deal', 'pipeline', 'task', 'note', 'communication'];
+const CRM_RESOURCES = ['contact', 'dataField', 'company', 'deal', 'pipeline', 'task', 'note', 'communication', 'email', 'customField', 'lostReason'];
 
 /** The resources of the Messenger and Signatures nodes. */
 const MESSENGER_RESOURCES = ['conversation', 'message', 'template'];

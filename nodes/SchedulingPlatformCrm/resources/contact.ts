@@ -2,9 +2,12 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { getManyFields } from '../../shared/getMany';
 import { userLocator } from '../../shared/locators';
+import { oneAtATime } from '../../shared/serial';
 import type { OperationCall, OperationDefinition, ResourceDefinitions } from '../../shared/types';
 import { readRecord } from '../../shared/transport/answers';
-import { contactBody, mergedAddress } from '../contactFields';
+import { rowOutcomes } from '../bulk';
+import { contactBody, contactFieldsProperty, mergedAddress } from '../contactFields';
+import { EMAIL_PAGES } from './email';
 import { sortOrderField } from '../fields';
 import { companyLocator, contactLocator, locatorField } from '../locators';
 
@@ -28,19 +31,6 @@ function withContactFields(operation: string, clear = false): Pick<OperationDefi
 			Object.assign(call.request.body!, await contactBody(call, operation, clear));
 		},
 	};
-}
-
-/** Items with the same email run one after the other (across items running in parallel), so a new email is created once. */
-const inFlight = new Map<string, Promise<unknown>>();
-
-async function oneAtATime<T>(key: string, run: () => Promise<T>): Promise<T> {
-	const mine = (inFlight.get(key) ?? Promise.resolve()).catch(() => undefined).then(run);
-	inFlight.set(key, mine);
-	try {
-		return await mine;
-	} finally {
-		if (inFlight.get(key) === mine) inFlight.delete(key);
-	}
 }
 
 /** The contacts whose email is exactly this one, ignoring case: the API's search is a substring search, page by page. */
@@ -74,7 +64,10 @@ function changes(contact: IDataObject, wanted: IDataObject): IDataObject {
 	return result;
 }
 
-/** Create or Update: the contact of the email (the oldest when several share it) gets only what differs; none is created. */
+/**
+ * Create or Update: the contact of the email (the oldest when several share it) gets only what differs; none is
+ * created. Items with the same email run one after the other, so a new email is created once.
+ */
 async function createOrUpdate(call: OperationCall): Promise<IDataObject[]> {
 	const wanted = call.request.body!;
 	const email = String(wanted.email);
@@ -176,6 +169,8 @@ export const contactOperations: ResourceDefinitions = {
 		query: { types: 'activityTypes' },
 		pagination: { style: 'cursor', itemsKey: 'items', maxPageSize: ACTIVITY_PAGE },
 	},
+	getEmails: { method: 'GET', path: '/crm/contacts/{id}/emails', pathParams: { id: 'contactId' }, pagination: EMAIL_PAGES },
+	getAttachments: { method: 'GET', path: '/crm/contacts/{id}/attachments', pathParams: { id: 'contactId' } },
 	deleteMany: {
 		method: 'POST',
 		path: '/crm/bulk-delete',
@@ -200,13 +195,7 @@ export const contactOperations: ResourceDefinitions = {
 		batch: {
 			size: IMPORT_BATCH,
 			wrap: (bodies, call) => ({ contacts: bodies, updateExisting: call.read('existingContacts') !== 'skip' }),
-			split: (answer, bodies) => {
-				const { issues = [], ...counts } = answer as IDataObject & { issues?: Array<{ index: number; message: string }> };
-				return bodies.map((body, index) => {
-					const problem = issues.find((issue) => issue.index === index)?.message;
-					return { email: body.email ?? null, accepted: !problem, ...(problem && { problem }), call: { rows: bodies.length, ...counts } };
-				});
-			},
+			split: rowOutcomes,
 		},
 	},
 };
@@ -233,6 +222,26 @@ const ownerField: INodeProperties = {
 
 const companyField = locatorField('Company', 'crmCompanyId', 'The CRM company the contact works for', companyLocator);
 
+/** The contact fields of a bulk import besides Contact Fields (Contact and Deal → Import Many). */
+export const contactImportFields: INodeProperties[] = [
+	{
+		displayName: 'Account Owner Email',
+		name: 'accountOwnerEmail',
+		type: 'string',
+		placeholder: 'name@email.com',
+		default: '',
+		description: 'Email of the user of the company who owns the contact',
+	},
+	{
+		displayName: 'Company (ID or Name)',
+		name: 'crmCompanyRef',
+		type: 'string',
+		default: '',
+		description: 'The CRM company the contact works for, by ID or name; an unknown name creates the company',
+	},
+	tagsField,
+];
+
 export const contactProperties: INodeProperties[] = [
 	{
 		displayName: 'Operation',
@@ -252,7 +261,14 @@ export const contactProperties: INodeProperties[] = [
 			{ name: 'Delete Many', value: 'deleteMany', description: 'Delete the contacts of all input items, 500 per call', action: 'Delete many contacts' },
 			{ name: 'Get', value: 'get', description: 'Get a contact by its ID or by the ID of an attendee', action: 'Get a contact' },
 			{ name: 'Get Activity', value: 'getActivity', description: 'List what happened with a contact, newest first', action: 'Get the activity of a contact' },
+			{ name: 'Get Attachments', value: 'getAttachments', description: 'List the files attached to a contact', action: 'Get the attachments of a contact' },
 			{ name: 'Get Communications', value: 'getCommunications', description: 'List the communications logged on a contact, the latest first', action: 'Get the communications of a contact' },
+			{
+				name: 'Get Emails',
+				value: 'getEmails',
+				description: 'List the emails synced from mailboxes with a contact, newest first: headers and previews (the text: Email → Get Body)',
+				action: 'Get the emails of a contact',
+			},
 			{ name: 'Get Many', value: 'getAll', description: 'List contacts, filtered by text, tags or owner', action: 'Get many contacts' },
 			{ name: 'Get Notes', value: 'getNotes', description: 'List the notes on a contact', action: 'Get the notes of a contact' },
 			{
@@ -282,7 +298,7 @@ export const contactProperties: INodeProperties[] = [
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		displayOptions: show(['delete', 'deleteMany', 'getActivity', 'getCommunications', 'getNotes', 'update']),
+		displayOptions: show(['delete', 'deleteMany', 'getActivity', 'getAttachments', 'getCommunications', 'getEmails', 'getNotes', 'update']),
 		description: 'The contact to work on. Type to search names, emails and phone numbers.',
 		...contactLocator,
 	},
@@ -306,27 +322,7 @@ export const contactProperties: INodeProperties[] = [
 		displayOptions: { show: { resource: ['contact'], operation: ['get'], getBy: ['attendeeId'] } },
 		description: 'ID of an attendee of a booking (from an appointment\'s attendees)',
 	},
-	{
-		displayName: 'Contact Fields',
-		name: 'contactFields',
-		type: 'resourceMapper',
-		noDataExpression: true,
-		default: { mappingMode: 'defineBelow', value: null },
-		required: true,
-		displayOptions: show(['create', 'upsert', 'update', 'importMany']),
-		typeOptions: {
-			loadOptionsDependsOn: ['operation'],
-			resourceMapper: {
-				resourceMapperMethod: 'getContactFields',
-				mode: 'add',
-				fieldWords: { singular: 'field', plural: 'fields' },
-				addAllFields: false,
-				supportAutoMap: true,
-				noFieldsError: 'No contact fields found',
-			},
-		},
-		description: 'The contact\'s fields and the company\'s data fields. "Map Automatically" takes the input fields of the same names.',
-	},
+	contactFieldsProperty(show(['create', 'upsert', 'update', 'importMany'])),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -379,24 +375,7 @@ export const contactProperties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions: show(['importMany']),
-		options: [
-			{
-				displayName: 'Account Owner Email',
-				name: 'accountOwnerEmail',
-				type: 'string',
-				placeholder: 'name@email.com',
-				default: '',
-				description: 'Email of the user of the company who owns the contact',
-			},
-			{
-				displayName: 'Company (ID or Name)',
-				name: 'crmCompanyRef',
-				type: 'string',
-				default: '',
-				description: 'The CRM company the contact works for, by ID or name; an unknown name creates the company',
-			},
-			tagsField,
-		],
+		options: contactImportFields,
 	},
 	{
 		displayName: 'Activity Types',
@@ -407,7 +386,7 @@ export const contactProperties: INodeProperties[] = [
 		displayOptions: show(['getActivity']),
 		description: 'Only these kinds of activity; none picked: all',
 	},
-	...getManyFields('contact', ['getActivity', 'getAll']),
+	...getManyFields('contact', ['getActivity', 'getAll', 'getEmails']),
 	{
 		displayName: 'Filters',
 		name: 'filters',

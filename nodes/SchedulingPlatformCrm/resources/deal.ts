@@ -1,14 +1,19 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { clearSwitches } from '../../shared/clearSwitches';
-import { dateTime } from '../../shared/dates';
+import { calendarDay, dateTime } from '../../shared/dates';
 import { byName } from '../../shared/fields';
 import { userLocator } from '../../shared/locators';
-import type { OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
+import { readItems, shapeOf } from '../../shared/transport/answers';
+import type { OperationCall, OperationDefinition, ParamSource, ResourceDefinitions } from '../../shared/types';
+import { rowOutcomes } from '../bulk';
+import { contactBody, contactFieldsProperty } from '../contactFields';
 import { customFieldsProperty, putCustomFields } from '../customFields';
 import { getManyFields } from '../../shared/getMany';
 import { sortOrderField } from '../fields';
 import { companyLocator, contactLocator, dealLocator, locatorField, pipelineLocator } from '../locators';
+import { contactImportFields } from './contact';
+import { EMAIL_PAGES } from './email';
 import { assertStageOf, pipelineOf, pipelineOfStage, stageField, stageNames, stagesOf } from './pipeline';
 
 /**
@@ -73,6 +78,66 @@ async function assertOwnStage(call: OperationCall): Promise<void> {
 
 /** A won, lost or reopen stage: empty leaves the choice to the API. */
 const stageChange = (key: string, param: string) => ({ [key]: param });
+
+/** The activity log answers at most 200 entries, newest first, and has no pages. */
+const ACTIVITY_MAX = 200;
+/** Where the activity log's entries are: a bare list; its envelope is unconfirmed (§3), so `items` or `data` too. */
+const ACTIVITY_ITEMS = ['items', 'data'];
+const IMPORT_BATCH = 500;
+const MERGE_MAX = 20;
+
+const duplicateCandidates: OperationDefinition = { method: 'GET', path: '/crm/deals/{id}/duplicate-candidates', pathParams: dealPath };
+
+/**
+ * Import Many: each item is a row, the contact (the fields the bulk import takes) and its deal's fields; a row
+ * needs an email or a phone number. The stage must be one of the pipeline's, checked before sending.
+ */
+async function prepareImportRow(call: OperationCall): Promise<void> {
+	const row = call.request.body!;
+	Object.assign(row, await contactBody(call, 'importMany', false));
+	if (!row.email && !row.phoneNumber) {
+		call.fail('A row needs an email or a phone number', 'map Email or Phone Number in Contact Fields (with "Map Automatically": give the input item an "email" or "phoneNumber" field).');
+	}
+	await assertStageOf(call, String(call.values.pipelineId), call.values.stageId, 'stageId');
+}
+
+/** Merge by IDs: each deal once; the surviving deal is not one of its duplicates; at most 20. */
+function checkDuplicates(request: OperationCall['request'], call: OperationCall): string | undefined {
+	const ids = request.body!.duplicateDealIds as string[] | undefined;
+	if (!ids) return undefined;
+	const label = call.label('duplicateDealIds');
+	if (ids.includes(request.pathParams!.id)) return `${label} names the deal to merge into (${request.pathParams!.id}): a deal cannot be merged into itself`;
+	return ids.length > MERGE_MAX ? `${label} may name at most ${MERGE_MAX} deals per merge; it names ${ids.length}` : undefined;
+}
+
+/** The deal IDs of the duplicate candidates that score at least Minimum Score (each candidate { deal, score, reasons }: designed, §3). */
+async function candidateIds(call: OperationCall): Promise<string[]> {
+	const minimum = Number(call.values.minimumScore);
+	const answer = await call.send({ method: duplicateCandidates.method, path: duplicateCandidates.path, pathParams: call.request.pathParams });
+	const ids = readItems(answer, undefined, call.fail).map((candidate) => {
+		const id = (candidate.deal as IDataObject | undefined)?.id;
+		if (typeof candidate.score !== 'number' || (typeof id !== 'string' && typeof id !== 'number')) {
+			call.fail(
+				`A duplicate candidate came in a form this node does not read: ${shapeOf(candidate)}`,
+				'expected { deal, score, reasons }. Merge with Duplicates From: Deal IDs, and please report this to the package\'s maintainers with the keys above.',
+			);
+		}
+		return candidate.score >= minimum ? String(id) : undefined;
+	});
+	const chosen = [...new Set(ids.filter((id): id is string => id !== undefined && id !== call.request.pathParams!.id))];
+	if (chosen.length > MERGE_MAX) {
+		call.fail(`${chosen.length} duplicate candidates score at least ${minimum}: a merge takes at most ${MERGE_MAX}`, 'raise Minimum Score, or name the duplicates with Duplicates From: Deal IDs (several merges of up to 20 each).');
+	}
+	return chosen;
+}
+
+/** Merge: the duplicates (given, or the candidates that score enough) into the deal; no candidate, no request. */
+async function merge(call: OperationCall): Promise<IDataObject[]> {
+	const ids = call.values.duplicatesFrom === 'candidates' ? await candidateIds(call) : (call.request.body!.duplicateDealIds as string[]);
+	if (!ids.length) return [{ dealId: call.request.pathParams!.id, mergedCount: 0, duplicateDealIds: [] }];
+	const answer = await call.send({ ...call.request, body: { ...call.request.body, duplicateDealIds: ids } });
+	return [{ ...(answer as IDataObject), duplicateDealIds: ids }];
+}
 
 export const dealOperations: ResourceDefinitions = {
 	create: {
@@ -155,10 +220,64 @@ export const dealOperations: ResourceDefinitions = {
 		body: { role: 'role', isPrimary: 'isPrimary' },
 	},
 	removeContact: { method: 'DELETE', path: '/crm/deals/{id}/contacts/{dealContactId}', pathParams: { ...dealPath, dealContactId: 'dealContactId' } },
-	getDuplicateCandidates: { method: 'GET', path: '/crm/deals/{id}/duplicate-candidates', pathParams: dealPath },
+	getDuplicateCandidates: duplicateCandidates,
 	getAppointments: { method: 'GET', path: '/crm/deals/{id}/appointments', pathParams: dealPath },
 	getNotes: { method: 'GET', path: '/crm/deals/{dealId}/notes', pathParams: { dealId: 'dealId' } },
 	getCommunications: { method: 'GET', path: '/crm/deals/{id}/communications', pathParams: dealPath },
+	getActivityLog: {
+		method: 'GET',
+		path: '/crm/deals/{id}/activity',
+		pathParams: dealPath,
+		// No pages: the Limit is the API's own `limit`, Return All asks for its most.
+		prepare: async (call) => {
+			call.request.qs.limit = call.limit ?? ACTIVITY_MAX;
+		},
+		pagination: { style: 'none', itemsKey: ACTIVITY_ITEMS },
+	},
+	importMany: {
+		method: 'POST',
+		path: '/crm/deals/bulk-import',
+		values: {
+			pipelineId: 'pipelineId',
+			stageId: 'stageId',
+			updateExisting: { param: 'existingContacts', convert: (choice) => choice === 'update' },
+		},
+		body: {
+			tags: 'importFields.tags',
+			accountOwnerEmail: { param: 'importFields.accountOwnerEmail', check: 'email' },
+			crmCompanyRef: 'importFields.crmCompanyRef',
+			dealName: { param: 'dealFields.dealName', check: { maxLength: 255 } },
+			dealValue: 'dealFields.dealValue',
+			dealCurrency: { param: 'dealFields.dealCurrency', check: 'currency' },
+			dealExpectedCloseDate: { param: 'dealFields.dealExpectedCloseDate', convert: calendarDay },
+			dealOwnerEmail: { param: 'dealFields.dealOwnerEmail', check: 'email' },
+			dealNotes: { param: 'dealFields.dealNotes', check: { maxLength: 10000 } },
+		},
+		prepare: prepareImportRow,
+		batch: {
+			size: IMPORT_BATCH,
+			group: ({ values }) => JSON.stringify([values.pipelineId, values.stageId, values.updateExisting]),
+			wrap: (rows, { values }) => ({ rows, pipelineId: values.pipelineId, stageId: values.stageId, updateExisting: values.updateExisting }),
+			split: rowOutcomes,
+		},
+	},
+	merge: {
+		method: 'POST',
+		path: '/crm/deals/{id}/merge',
+		pathParams: dealPath,
+		body: { duplicateDealIds: { param: 'duplicateDealIds', convert: (ids) => [...new Set(ids as string[])] } },
+		values: { duplicatesFrom: 'duplicatesFrom', minimumScore: 'minimumScore' },
+		check: checkDuplicates,
+		perform: merge,
+	},
+	getSummary: {
+		method: 'GET',
+		path: '/crm/deals/summary',
+		query: { ownerId: { param: 'summaryFilters.ownerId', check: 'uuid' }, pipelineId: 'summaryFilters.pipelineId' },
+	},
+	getLimits: { method: 'GET', path: '/crm/deals/limits' },
+	getEmails: { method: 'GET', path: '/crm/deals/{id}/emails', pathParams: dealPath, pagination: EMAIL_PAGES },
+	getAttachments: { method: 'GET', path: '/crm/deals/{id}/attachments', pathParams: dealPath },
 };
 
 const show = (...operation: string[]) => ({ show: { resource: ['deal'], operation } });
@@ -176,6 +295,91 @@ const dealOptionFields: INodeProperties[] = [
 	{ displayName: 'Value', name: 'value', type: 'number', typeOptions: { minValue: 0, numberPrecision: 2 }, default: 0, description: 'Value of the deal in its currency' },
 ];
 
+/** Import Many: the contact of each row (as Contact → Import Many), what to do with known contacts, the row's deal. */
+const importManyProperties: INodeProperties[] = [
+	{
+		displayName: 'Existing Contacts',
+		name: 'existingContacts',
+		type: 'options',
+		options: [
+			{ name: 'Update', value: 'update', description: 'A row whose email belongs to a contact updates that contact' },
+			{ name: 'Keep As They Are', value: 'skip', description: 'A row whose email belongs to a contact leaves the contact unchanged' },
+		],
+		default: 'update',
+		displayOptions: show('importMany'),
+		description: 'What a row does to a contact that already has its email. Each row gets a new deal either way.',
+	},
+	contactFieldsProperty(show('importMany')),
+	{
+		displayName: 'Contact Import Fields',
+		name: 'importFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show('importMany'),
+		options: contactImportFields,
+	},
+	{
+		displayName: 'Deal Fields',
+		name: 'dealFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show('importMany'),
+		description: 'The fields of the deal each row creates (an expression may give each item its own)',
+		options: [
+			{ displayName: 'Deal Currency', name: 'dealCurrency', type: 'string', default: '', placeholder: 'e.g. EUR', description: 'ISO 4217 code of the value\'s currency (three capital letters); EUR when left out' },
+			{ displayName: 'Deal Expected Close Date', name: 'dealExpectedCloseDate', type: 'dateTime', default: '', description: 'The day the deal is expected to close (sent as YYYY-MM-DD)' },
+			{ displayName: 'Deal Name', name: 'dealName', type: 'string', default: '', description: 'Name of the deal, at most 255 characters; the contact\'s name when left out' },
+			{ displayName: 'Deal Notes', name: 'dealNotes', type: 'string', typeOptions: { rows: 3 }, default: '', description: 'Notes on the deal, at most 10,000 characters' },
+			{
+				displayName: 'Deal Owner Email',
+				name: 'dealOwnerEmail',
+				type: 'string',
+				placeholder: 'name@email.com',
+				default: '',
+				description: 'Email of the user of the company who owns the deal; the importing user when left out or not a user',
+			},
+			{ displayName: 'Deal Value', name: 'dealValue', type: 'number', typeOptions: { minValue: 0, numberPrecision: 2 }, default: 0, description: 'Value of the deal in its currency' },
+		],
+	},
+];
+
+/** Merge: the duplicates by ID, or the deal's duplicate candidates that score enough. */
+const mergeProperties: INodeProperties[] = [
+	{
+		displayName: 'Duplicates From',
+		name: 'duplicatesFrom',
+		type: 'options',
+		options: [
+			{ name: 'Deal IDs', value: 'ids', description: 'The deals named in Duplicate Deal IDs' },
+			{ name: 'Duplicate Candidates', value: 'candidates', description: 'The deal\'s duplicate candidates (as Get Duplicate Candidates lists them) that score at least Minimum Score' },
+		],
+		default: 'ids',
+		displayOptions: show('merge'),
+		description: 'Which deals to merge into the deal. They are deleted for good after the merge.',
+	},
+	{
+		displayName: 'Duplicate Deal IDs',
+		name: 'duplicateDealIds',
+		type: 'string',
+		typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Deal ID' },
+		required: true,
+		default: [],
+		displayOptions: { show: { resource: ['deal'], operation: ['merge'], duplicatesFrom: ['ids'] } },
+		description: 'IDs of the 1 to 20 deals to merge into the deal and delete (an expression may give a list, or IDs separated by commas)',
+	},
+	{
+		displayName: 'Minimum Score',
+		name: 'minimumScore',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
+		default: 0.9,
+		displayOptions: { show: { resource: ['deal'], operation: ['merge'], duplicatesFrom: ['candidates'] } },
+		description: 'Only candidates with at least this score (0 to 1) are merged; none: nothing is merged and no request is sent',
+	},
+];
+
 export const dealProperties: INodeProperties[] = [
 	{
 		displayName: 'Operation',
@@ -188,13 +392,45 @@ export const dealProperties: INodeProperties[] = [
 			{ name: 'Create', value: 'create', description: 'Create a deal in a stage of a pipeline', action: 'Create a deal' },
 			{ name: 'Delete', value: 'delete', description: 'Delete a deal for good', action: 'Delete a deal' },
 			{ name: 'Get', value: 'get', description: 'Get a deal with its contacts', action: 'Get a deal' },
+			{
+				name: 'Get Activity Log',
+				value: 'getActivityLog',
+				description: 'List the stage changes and field updates the API logged on a deal, newest first (at most the newest 200)',
+				action: 'Get the activity log of a deal',
+			},
 			{ name: 'Get Appointments', value: 'getAppointments', description: 'List the appointments with the deal\'s contacts', action: 'Get the appointments of a deal' },
+			{ name: 'Get Attachments', value: 'getAttachments', description: 'List the files attached to a deal', action: 'Get the attachments of a deal' },
 			{ name: 'Get Communications', value: 'getCommunications', description: 'List the communications logged on a deal, the latest first', action: 'Get the communications of a deal' },
-			{ name: 'Get Duplicate Candidates', value: 'getDuplicateCandidates', description: 'List deals that look like duplicates (nothing is merged)', action: 'Get duplicate candidates of a deal' },
+			{ name: 'Get Duplicate Candidates', value: 'getDuplicateCandidates', description: 'List deals that look like duplicates (nothing is merged: use Merge)', action: 'Get duplicate candidates of a deal' },
+			{
+				name: 'Get Emails',
+				value: 'getEmails',
+				description: 'List the emails synced from mailboxes for a deal, newest first: headers and previews (the text: Email → Get Body)',
+				action: 'Get the emails of a deal',
+			},
+			{ name: 'Get Limits', value: 'getLimits', description: 'How many deals the company has and how many its plan allows (-1: no limit)', action: 'Get the deal limits' },
 			{ name: 'Get Many', value: 'getAll', description: 'List deals by pipeline, stage, owner, contact, company or state', action: 'Get many deals' },
 			{ name: 'Get Notes', value: 'getNotes', description: 'List the notes on a deal', action: 'Get the notes of a deal' },
+			{
+				name: 'Get Summary',
+				value: 'getSummary',
+				description: 'Count and value of the deals (open, won, lost, by stage) and the weighted forecast, of one owner or pipeline or all',
+				action: 'Get a summary of the deals',
+			},
+			{
+				name: 'Import Many',
+				value: 'importMany',
+				description: 'Import a contact and a new deal for each input item, 500 per call: contacts are created or updated by email, each row gets a deal in the chosen stage',
+				action: 'Import many deals',
+			},
 			{ name: 'Mark Lost', value: 'markLost', description: 'Close an open deal as lost, with a reason', action: 'Mark a deal as lost' },
 			{ name: 'Mark Won', value: 'markWon', description: 'Close an open deal as won', action: 'Mark a deal as won' },
+			{
+				name: 'Merge',
+				value: 'merge',
+				description: 'Merge up to 20 duplicate deals into a deal: their notes, tasks, attachments and activity move to it, then the duplicates are deleted for good',
+				action: 'Merge duplicate deals into a deal',
+			},
 			{ name: 'Remove Contact', value: 'removeContact', description: 'Remove a contact from a deal', action: 'Remove a contact from a deal' },
 			{ name: 'Reopen', value: 'reopen', description: 'Open a won or lost deal again', action: 'Reopen a deal' },
 			{ name: 'Update', value: 'update', description: 'Update a deal', action: 'Update a deal' },
@@ -205,11 +441,29 @@ export const dealProperties: INodeProperties[] = [
 	{
 		...locatorField('Deal', 'dealId', 'Deal to work on', dealLocator),
 		required: true,
-		displayOptions: show('get', 'update', 'delete', 'markWon', 'markLost', 'reopen', 'addContact', 'updateContactRole', 'removeContact', 'getDuplicateCandidates', 'getAppointments', 'getNotes', 'getCommunications'),
+		displayOptions: show(
+			'get',
+			'update',
+			'delete',
+			'markWon',
+			'markLost',
+			'reopen',
+			'addContact',
+			'updateContactRole',
+			'removeContact',
+			'getDuplicateCandidates',
+			'getAppointments',
+			'getNotes',
+			'getCommunications',
+			'getActivityLog',
+			'getAttachments',
+			'getEmails',
+			'merge',
+		),
 	},
 	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '', placeholder: 'e.g. Acme renewal 2026', displayOptions: show('create'), description: 'Name of the deal, at most 255 characters' },
-	{ ...locatorField('Pipeline', 'pipelineId', 'Pipeline the deal goes through', pipelineLocator), required: true, displayOptions: show('create') },
-	{ ...stageField('stageId', 'Stage Name or ID'), required: true, displayOptions: show('create') },
+	{ ...locatorField('Pipeline', 'pipelineId', 'Pipeline the deal goes through', pipelineLocator), required: true, displayOptions: show('create', 'importMany') },
+	{ ...stageField('stageId', 'Stage Name or ID'), required: true, displayOptions: show('create', 'importMany') },
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -356,4 +610,20 @@ export const dealProperties: INodeProperties[] = [
 	},
 	{ displayName: 'Role', name: 'role', type: 'options', options: ROLES, default: 'other', displayOptions: show('addContact', 'updateContactRole'), description: 'Part the contact plays in the deal' },
 	{ displayName: 'Is Primary', name: 'isPrimary', type: 'boolean', default: false, displayOptions: show('addContact', 'updateContactRole'), description: 'Whether this is the deal\'s primary contact (the others stop being primary)' },
+	...importManyProperties,
+	...mergeProperties,
+	{
+		displayName: 'Filters',
+		name: 'summaryFilters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: show('getSummary'),
+		options: [
+			locatorField('Owner', 'ownerId', 'Only the deals of this owner; left out: every owner\'s', userLocator),
+			locatorField('Pipeline', 'pipelineId', 'Only the deals of this pipeline; left out: every pipeline\'s', pipelineLocator),
+		],
+	},
+	...getManyFields('deal', ['getActivityLog'], ACTIVITY_MAX),
+	...getManyFields('deal', ['getEmails']),
 ];

@@ -57,6 +57,7 @@ export const taskOperations: ResourceDefinitions = {
 	},
 	getOverdue: { method: 'GET', path: '/crm/tasks/overdue', pagination: { style: 'none' } },
 	getUpcoming: { method: 'GET', path: '/crm/tasks/upcoming', query: { days: 'days' }, pagination: { style: 'none' } },
+	getSummary: { method: 'GET', path: '/crm/tasks/summary', query: { assigneeId: { param: 'summaryFilters.assigneeId', check: 'uuid' } } },
 	reopen: { method: 'PATCH', path: `${taskPath}/uncomplete`, pathParams: taskId },
 	update: {
 		method: 'PATCH',
@@ -125,6 +126,12 @@ export const taskProperties: INodeProperties[] = [
 			{ name: 'Get', value: 'get', description: 'Get a task by ID', action: 'Get a task' },
 			{ name: 'Get Many', value: 'getAll', description: 'List tasks, filtered by status, assignee, record or due date', action: 'Get many tasks' },
 			{ name: 'Get Overdue', value: 'getOverdue', description: 'List the open tasks whose due date has passed', action: 'Get overdue tasks' },
+			{
+				name: 'Get Summary',
+				value: 'getSummary',
+				description: 'How many tasks there are, completed, overdue, due today and this week, by type and priority, of one assignee or all',
+				action: 'Get a summary of the tasks',
+			},
 			{ name: 'Get Upcoming', value: 'getUpcoming', description: 'List the open tasks due in the coming days', action: 'Get upcoming tasks' },
 			{ name: 'Reopen', value: 'reopen', description: 'Mark a done task as open again', action: 'Reopen a task' },
 			{ name: 'Update', value: 'update', description: 'Change the fields of a task (not whether it is done)', action: 'Update a task' },
@@ -207,5 +214,14 @@ export const taskProperties: INodeProperties[] = [
 				description: 'Only open or only completed tasks',
 			},
 		],
+	},
+	{
+		displayName: 'Filters',
+		name: 'summaryFilters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: show(['getSummary']),
+		options: [{ displayName: 'Assignee', name: 'assigneeId', type: 'resourceLocator', default: locatorDefault, description: 'Only the tasks of this user; left out: every user\'s', ...userLocator }],
 	},
 ];

@@ -1,0 +1,58 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import type { Pagination } from '../../shared/transport/pagination';
+import type { ResourceDefinitions } from '../../shared/types';
+
+/**
+ * Email (api-reference §3, synced e-mails): the emails the platform syncs from its users' mailboxes. Contacts and
+ * deals list theirs (Get Emails: headers and previews, newest first); an email's body is read here, one email per
+ * request, from the mailbox provider on demand. The API has no route that sends an email.
+ */
+
+/** The emails of a contact or deal: limit and offset pages, answered as { data, total }. */
+export const EMAIL_PAGES: Pagination = { style: 'offset', itemsKey: 'data' };
+
+export const emailOperations: ResourceDefinitions = {
+	getBody: {
+		method: 'GET',
+		path: '/crm/emails/{emailId}/body',
+		pathParams: { emailId: 'emailId' },
+		output: (answer, call) => [{ emailId: call.request.pathParams!.emailId, ...(answer as IDataObject) }],
+	},
+	getSendCapability: { method: 'GET', path: '/crm/emails/send-capability', readOnce: true },
+};
+
+export const emailProperties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['email'] } },
+		options: [
+			{
+				name: 'Get Body',
+				value: 'getBody',
+				description: 'Get the text, HTML and attachment list of a synced email, read from the mailbox it came from',
+				action: 'Get the body of an email',
+			},
+			{
+				name: 'Get Send Capability',
+				value: 'getSendCapability',
+				description: 'Whether the acting user\'s connected mailbox can send, and its provider. The API itself has no route that sends an email.',
+				action: 'Get the send capability of the mailbox',
+			},
+		],
+		default: 'getBody',
+	},
+	{
+		displayName: 'Email ID',
+		name: 'emailId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
+		displayOptions: { show: { resource: ['email'], operation: ['getBody'] } },
+		description: 'ID of a synced email, as Contact or Deal → Get Emails outputs it',
+	},
+];
