@@ -45,7 +45,7 @@ const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Fires once for each new event after the workflow is activated; what existed before is not emitted. Fetch Test Event shows the newest one. Each poll uses the credential\'s rate limit, shared with every other node that uses it.',
+			'Fires once for each new event after the workflow is published (n8n 2.x) or activated (n8n 1.x); what existed before is not emitted. Fetch Test Event shows the newest one. Each poll uses the credential\'s rate limit, shared with every other node that uses it.',
 		name: 'notice',
 		type: 'notice',
 		default: '',

@@ -351,7 +351,7 @@ async function testEvent(watch: Watch, now?: number): Promise<INodeExecutionData
 	const [newest] = found.sort((a, b) => b.at - a.at);
 	if (newest) return [(await fullRecords(watch, [newest.record])).map((json) => ({ json }))];
 	throw new NodeOperationError(watch.ctx.getNode(), `No ${watch.event.noun} to show yet`, {
-		description: `Fetch Test Event shows the newest ${watch.event.noun} that matches the filters, and there is none. Make one (or loosen the filters) and fetch again; once the workflow is active, the trigger fires for every new ${watch.event.noun}.`,
+		description: `Fetch Test Event shows the newest ${watch.event.noun} that matches the filters, and there is none. Make one (or loosen the filters) and fetch again; once the workflow is published (n8n 2.x) or active (n8n 1.x), the trigger fires for every new ${watch.event.noun}.`,
 	});
 }
 
