@@ -215,6 +215,8 @@ const EXAMPLES: Example[] = [
 	{ id: 'spExampleHost001', lastNode: 'Booking Page Link', shows: /email=first\.client%40client\.example/, writes: ['POST /v4/user', 'POST /availability', 'POST /v4/meeting-type'], stopsAt: 'Not a User Yet' },
 	{ id: 'spExampleReply01', lastNode: 'Send Welcome Template', shows: 'queued', writes: ['POST /v4/messenger/messages'], stopsAt: 'No Conversation Yet' },
 	{ id: 'spExampleSign001', lastNode: 'Check Status', shows: 'pending', writes: ['POST /v4/signatures'], stopsAt: 'Not Sent Yet' },
+	// Reads only: both runs write nothing and end with the report.
+	{ id: 'spExampleRprt001', lastNode: 'Weekly Report', shows: /^Open deals: /, writes: [], stopsAt: 'Weekly Report', againShows: 'Open deals' },
 	// The invoicing examples on the demo's invoicing data (scripts/start.ts): the recurring invoice due today is billed,
 	// finalised and sent, the overdue invoice reminded; yesterday's appointment is invoiced to its contact (who exists).
 	// Run again: nothing is due, every invoice is sent, the reminder is recent, the appointment's invoice is found.
@@ -534,6 +536,52 @@ test('with an API key that has no acting user, the Meeting Type list loads as th
 	expect(requests[0].headers['x-service-api-user-id']).toBeUndefined();
 	expect(requests[1].headers['x-service-api-user-id']).toBe(demo.seed.users.owner.id);
 	await page.keyboard.press('Escape');
+	await closeNode();
+});
+
+/**
+ * What people search for a product area, and the entry n8n's node panel shows for it: the area's node with its trigger's
+ * events merged in (n8n merges schedulingPlatformCrmTrigger into schedulingPlatformCrm, and so on), listed first on an
+ * empty canvas as "On <event>". Another area's events are not there.
+ */
+const AREA_SEARCHES = [
+	{ word: 'contact', entry: 'Scheduling Platform CRM', events: ['On new contact', 'On new deal', 'On deal won', 'On deal lost'] },
+	{ word: 'deal', entry: 'Scheduling Platform CRM', events: ['On new contact', 'On new deal', 'On deal won', 'On deal lost'] },
+	{ word: 'invoice', entry: 'Scheduling Platform Invoicing', events: ['On invoice paid', 'On invoice overdue', 'On offer accepted'] },
+	{ word: 'whatsapp', entry: 'Scheduling Platform Messenger', events: ['On new conversation', 'On new inbound message'] },
+	{ word: 'signature', entry: 'Scheduling Platform Signatures', events: ['On signature request completed'] },
+];
+
+test.each(AREA_SEARCHES)('searching "$word" finds $entry, whose triggers are its own events', async ({ word, entry, events }) => {
+	const creator = await searchNodes(word);
+	await creator.getByTestId('node-creator-item-name').getByText(entry, { exact: true }).click();
+	for (const event of events) await creator.getByText(event, { exact: true }).waitFor();
+	await shot(`22-search-${word}-triggers`);
+	expect(await creator.getByText(/^No .* Triggers available/).count()).toBe(0);
+	expect(await creator.getByText('On new booking', { exact: true }).count()).toBe(0);
+	await page.keyboard.press('Escape');
+});
+
+test('searching "signature" or "cancel" also finds the instant Webhook Trigger, an entry of its own', async () => {
+	for (const word of ['signature', 'cancel']) {
+		const creator = await searchNodes(word);
+		await creator.getByTestId('node-creator-item-name').getByText('Scheduling Platform Webhook', { exact: true }).waitFor();
+		await page.keyboard.press('Escape');
+	}
+});
+
+test('Fetch Test Event with nothing to show: n8n\'s notice "No … data found", not an error', async () => {
+	// The demo has no lost deal.
+	const creator = await searchNodes('deal');
+	await creator.getByTestId('node-creator-item-name').getByText('Scheduling Platform CRM', { exact: true }).click();
+	await creator.getByText('On deal lost', { exact: true }).click();
+	await page.getByTestId('ndv').waitFor();
+	await page.getByTestId('node-credentials-select').click();
+	await page.getByTestId('node-credentials-select-item-spDemoOwnerPat01').click();
+	await page.getByTestId('node-execute-button').click();
+	await page.locator('.el-notification').getByText('No Scheduling Platform CRM data found').waitFor();
+	await shot('23-trigger-nothing-to-show');
+	expect(await page.getByTestId('node-error-message').count()).toBe(0);
 	await closeNode();
 });
 
