@@ -18,7 +18,7 @@ import { World } from './triggerWorld';
  * must go to both), a webhook processor, each n8n process with the package in its own user folder, and the router
  * in front (`/webhook/*` to the webhook processor). Workflows are made and published through main's REST API as
  * the editor does.
- * 1. Webhook → Wait 3 s → CRM Contact Create → Invoicing Document Create → Finalise → Download PDF, called twice at
+ * 1. Webhook → Wait 5 s → CRM Contact Create → Invoicing Document Create → Finalise → Download PDF, called twice at
  *    once at its production URL: the webhook processor answers both (it loads the workflow, so it loads the package)
  *    and enqueues them; each runs on another worker (their logs), none on main; main's execution view
  *    (GET /rest/executions/:id) shows every node's output, and the PDF (binary data in the database) comes from
@@ -135,7 +135,7 @@ test('n8n 2.41 in queue mode runs the CRM and Invoicing nodes on the workers for
 		connections: Object.fromEntries(chain.slice(0, -1).map((name, i) => [name, { main: [[{ node: chain[i + 1], type: 'main', index: 0 }]] }])),
 		nodes: [
 			{ id: 'Webhook', name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b', parameters: { httpMethod: 'POST', path: WEBHOOK_PATH, options: {} } },
-			{ id: 'Wait', name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, position: [200, 0], parameters: { resume: 'timeInterval', amount: 3, unit: 'seconds' } },
+			{ id: 'Wait', name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, position: [200, 0], parameters: { resume: 'timeInterval', amount: 5, unit: 'seconds' } },
 			node('Contact', CRM_NODE_TYPE, 400, {
 				resource: 'contact',
 				operation: 'create',
@@ -220,7 +220,7 @@ test('n8n 2.41 in queue mode: the polling trigger, published on main, has each n
 	await world.control('DELETE', '/requests');
 	const booked = await world.book(await world.openSlots(2), 'queue');
 	const expected = booked.map((id) => `/v4/appointment/${id}/notes ${NOTE}`).sort();
-	await until('both bookings to be noted', async () => (await world.notes()).length >= 2, 45_000);
+	await until('both bookings to be noted', async () => (await world.notes()).length >= 2, 60_000);
 	const polls = (await world.appointmentLists()).length;
 	// Two more polls (31 s): nothing is written again.
 	await sleep(31_000);
