@@ -23,7 +23,7 @@ import type { RealN8n } from './realN8n';
  */
 
 /** What one n8n process of each kind holds in memory here (measured, resident, runner child included), for the budget check. */
-const MEMORY_MIB = { main: 460, worker: 640, webhook: 520, services: 40 };
+const MEMORY_MIB = { main: 730, worker: 640, webhook: 520, services: 40 };
 const READY_TIMEOUT_MS = 4 * 60_000;
 /** How long a process may take to stop on SIGTERM (n8n's graceful shutdown defaults to 30 s) before it is killed. */
 const STOP_GRACE_MS = 35_000;
