@@ -143,20 +143,28 @@ export async function startN8n(host: RealN8n, userFolder: string, args: string[]
 	return { child, done };
 }
 
-/** Runs an n8n CLI command and returns its output; a non-zero exit throws with the ends of both outputs. */
-export async function n8n(host: RealN8n, userFolder: string, ...args: string[]): Promise<string> {
-	const { code, stdout, stderr } = await (await startN8n(host, userFolder, args)).done;
+/**
+ * Runs an n8n CLI command with more environment (for example the database settings of queue mode) and returns its
+ * output; a non-zero exit throws with the ends of both outputs.
+ */
+async function n8nWith(host: RealN8n, userFolder: string, env: Record<string, string>, args: string[]): Promise<string> {
+	const { code, stdout, stderr } = await (await startN8n(host, userFolder, args, 5 * 60_000, env)).done;
 	if (code !== 0) throw new Error(`n8n ${host.version} ${args[0]} failed (exit ${String(code)}):\n${stderr.slice(-3000)}\n${stdout.slice(-3000)}`);
 	return stdout;
 }
 
-/** Imports credentials and workflows (lists as `n8n import:*` reads them) into a user folder. */
-export async function importAll(host: RealN8n, userFolder: string, credentials: object[], workflows: object[]): Promise<void> {
+/** Runs an n8n CLI command and returns its output; a non-zero exit throws with the ends of both outputs. */
+export async function n8n(host: RealN8n, userFolder: string, ...args: string[]): Promise<string> {
+	return await n8nWith(host, userFolder, {}, args);
+}
+
+/** Imports credentials and workflows (lists as `n8n import:*` reads them) into a user folder (and the database `env` names). */
+export async function importAll(host: RealN8n, userFolder: string, credentials: object[], workflows: object[], env: Record<string, string> = {}): Promise<void> {
 	const files = mkdtempSync(join(tmpdir(), 'n8n-import-'));
 	writeFileSync(join(files, 'credentials.json'), JSON.stringify(credentials));
 	writeFileSync(join(files, 'workflows.json'), JSON.stringify(workflows));
-	if (credentials.length) await n8n(host, userFolder, 'import:credentials', `--input=${join(files, 'credentials.json')}`);
-	if (workflows.length) await n8n(host, userFolder, 'import:workflow', `--input=${join(files, 'workflows.json')}`);
+	if (credentials.length) await n8nWith(host, userFolder, env, ['import:credentials', `--input=${join(files, 'credentials.json')}`]);
+	if (workflows.length) await n8nWith(host, userFolder, env, ['import:workflow', `--input=${join(files, 'workflows.json')}`]);
 }
 
 /**

@@ -39,7 +39,7 @@ export interface Demo {
 	stop(): Promise<void>;
 }
 
-interface DemoCredential {
+export interface DemoCredential {
 	id: string;
 	name: string;
 	type: string;
@@ -129,12 +129,22 @@ async function addDemoData(sandboxUrl: string, seed: Seed): Promise<void> {
 	await call('POST', '/__sandbox/crm-emails', { ...thread, subject: 'Re: Support plan', direction: 'outbound', fromEmail: owner, toEmails: [attendee.email], sentAt: `${day(-2)}T09:40:00Z`, text: 'Hi Mary, yes: weekend calls are included. Ada' });
 }
 
-/** Imports the examples not imported into this user folder before, so a person's changes to one are kept. */
-async function importExamples(host: RealN8n, userFolder: string, credentials: DemoCredential[]): Promise<void> {
+/** Seeds the sandbox and adds the demo data of the examples; the seed. */
+export async function seedDemo(sandboxUrl: string): Promise<Seed> {
+	const seed = (await (await fetch(`${sandboxUrl}/__sandbox/seed`, { method: 'POST' })).json()) as Seed;
+	await addDemoData(sandboxUrl, seed);
+	return seed;
+}
+
+/**
+ * Imports the demo credentials, and the examples not imported into this user folder before, so a person's changes
+ * to one are kept (`env`: the database settings of queue mode).
+ */
+export async function importExamples(host: RealN8n, userFolder: string, credentials: DemoCredential[], env: Record<string, string> = {}): Promise<void> {
 	const record = join(userFolder, 'examples-imported.json');
 	const done = existsSync(record) ? (JSON.parse(readFileSync(record, 'utf8')) as string[]) : [];
 	const fresh = exampleWorkflows().filter((workflow) => !done.includes(workflow.id));
-	await importAll(host, userFolder, credentials, fresh);
+	await importAll(host, userFolder, credentials, fresh, env);
 	writeFileSync(record, JSON.stringify([...done, ...fresh.map((workflow) => workflow.id)]));
 }
 
@@ -148,8 +158,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 	const host = realN8n(options.version ?? N8N_V2, showProgress);
 	const sandbox = await startSandbox({ port: options.sandboxPort ?? 0 });
 	try {
-		const seed = (await (await fetch(`${sandbox.url}/__sandbox/seed`, { method: 'POST' })).json()) as Seed;
-		await addDemoData(sandbox.url, seed);
+		const seed = await seedDemo(sandbox.url);
 		installPackage(userFolder);
 		const credentials = demoCredentials(sandbox.url, seed);
 		await importExamples(host, userFolder, credentials);
