@@ -86,7 +86,7 @@ const ACTIVITY_ITEMS = ['items', 'data'];
 const IMPORT_BATCH = 500;
 const MERGE_MAX = 20;
 
-const duplicateCandidates: OperationDefinition = { method: 'GET', path: '/crm/deals/{id}/duplicate-candidates', pathParams: dealPath };
+const duplicateCandidates = { method: 'GET', path: '/crm/deals/{id}/duplicate-candidates', pathParams: dealPath } satisfies OperationDefinition;
 
 /**
  * Import Many: each item is a row, the contact (the fields the bulk import takes) and its deal's fields; a row
