@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { locator } from './locators';
-import { uuidValidation } from './inputChecks';
 
 /**
  * What every node of the package starts with: the Authentication switch between the two credentials, and
@@ -36,6 +35,6 @@ export const authenticationProperties: INodeProperties[] = [
 		default: { mode: 'list', value: '' },
 		displayOptions: { show: { authentication: ['apiKey'] } },
 		description: 'User of the company the API key acts for. Empty: the credential\'s Default Acting User ID.',
-		...locator('searchActingUsers', 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc', uuidValidation('Act As User')),
+		...locator('searchActingUsers', 'Act As User'),
 	},
 ];
