@@ -102,7 +102,7 @@ describe('Signatures: Signature Request', () => {
 		expect((await world().requests()).map(wire)).toEqual([
 			{ method: 'GET', path: `/v4/signatures/${created.id}`, query: '', headers: world().patHeaders(), body: null },
 		]);
-		const missing = await world().runNode({ resource: 'signatureRequest', operation: 'get', signatureRequestId: byId('nope') }, world().pat());
+		const missing = await world().runNode({ resource: 'signatureRequest', operation: 'get', signatureRequestId: byId('0b7e6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f') }, world().pat());
 		expect(missing.error).toMatchObject({ message: 'Signature request not found (HTTP 404)', httpCode: '404' });
 	});
 
@@ -209,7 +209,7 @@ describe('Signatures: Signature Request', () => {
 	});
 
 	test('Download Document: an error answer read as bytes is still the API\'s error; an answer that is not a PDF is refused, not stored as one', async () => {
-		const missing = await world().runNode({ resource: 'signatureRequest', operation: 'downloadDocument', signatureRequestId: byId('nope') }, world().pat());
+		const missing = await world().runNode({ resource: 'signatureRequest', operation: 'downloadDocument', signatureRequestId: byId('0b7e6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f') }, world().pat());
 		expect(missing.error).toMatchObject({ name: 'NodeApiError', message: 'Signature request not found (HTTP 404)', httpCode: '404' });
 		expect(missing.error?.description).toContain('The API says: Signature request not found.');
 
