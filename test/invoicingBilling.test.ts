@@ -258,10 +258,10 @@ describe('Invoicing: lists in the editor', () => {
 		expect(loaded.error).toBeUndefined();
 		const byValue = Object.fromEntries((loaded.result?.results ?? []).map((option) => [option.value, option.name]));
 		expect(byValue).toEqual({
-			[first.id]: `Draft invoice of 2026-11-25 · Ada Lovelace · 142.80 EUR · draft · ID ${String(first.id).slice(0, 8)}`,
-			[second.id]: `Draft invoice of 2026-11-25 · Ada Lovelace · 142.80 EUR · draft · ID ${String(second.id).slice(0, 8)}`,
-			[other.id]: 'Draft invoice of 2026-11-25 · Bob Byte · 142.80 EUR · draft',
-			[sent.id]: 'INV-2026-0001 · Bob Byte · 142.80 EUR · finalised',
+			[String(first.id)]: `Draft invoice of 2026-11-25 · Ada Lovelace · 142.80 EUR · draft · ID ${String(first.id).slice(0, 8)}`,
+			[String(second.id)]: `Draft invoice of 2026-11-25 · Ada Lovelace · 142.80 EUR · draft · ID ${String(second.id).slice(0, 8)}`,
+			[String(other.id)]: 'Draft invoice of 2026-11-25 · Bob Byte · 142.80 EUR · draft',
+			[String(sent.id)]: 'INV-2026-0001 · Bob Byte · 142.80 EUR · finalised',
 		});
 		const reads = (await world().requests()).map((request) => `${request.method} ${request.path}?${request.query}`);
 		expect(reads.sort()).toEqual(
