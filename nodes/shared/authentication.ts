@@ -18,12 +18,12 @@ export const authenticationProperties: INodeProperties[] = [
 			{
 				name: 'Personal Access Token',
 				value: 'personalAccessToken',
-				description: 'A Scheduling Platform Token credential: acts as the token\'s owner',
+				description: 'A Scheduling Platform Personal Access Token credential: acts as the token\'s owner',
 			},
 			{
 				name: 'Platform API Key',
 				value: 'apiKey',
-				description: 'A Scheduling Platform API-Key credential: acts for any user of the company (Act As User)',
+				description: 'A Scheduling Platform API credential with the company\'s Platform API key: acts for any user of the company (Act As User)',
 			},
 		],
 		default: 'personalAccessToken',
