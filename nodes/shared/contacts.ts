@@ -1,4 +1,4 @@
-import type { IDataObject, INodePropertyMode } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Fail } from './transport/answers';
 import { readRecord } from './transport/answers';
@@ -25,12 +25,16 @@ export async function contactsWithEmail(read: (request: ApiRequest) => Promise<u
 }
 
 /** The "By Email" mode of the contact locator: the contact is found by its email when the node runs. */
-export const contactEmailMode: INodePropertyMode = {
-	displayName: 'By Email',
-	name: 'email',
-	type: 'string',
-	placeholder: 'e.g. jane@example.com',
-	validation: [{ type: 'regex', properties: { regex: '^([^\\s@]+@[^\\s@]+\\.[^\\s@]+)?$', errorMessage: 'Contact email must be an email address, such as jane@example.com' } }],
+export const contactEmailMode: Pick<INodeProperties, 'modes'> = {
+	modes: [
+		{
+			displayName: 'By Email',
+			name: 'email',
+			type: 'string',
+			placeholder: 'e.g. jane@example.com',
+			validation: [{ type: 'regex', properties: { regex: '^([^\\s@]+@[^\\s@]+\\.[^\\s@]+)?$', errorMessage: 'Contact email must be an email address, such as jane@example.com' } }],
+		},
+	],
 };
 
 /** The ID of the one contact with this email (searched once per node run); none or several stop the item, saying which. */

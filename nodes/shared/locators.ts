@@ -22,14 +22,14 @@ const ID_FORMS: Record<IdForm, { placeholder: string; validation: (what: string)
 	number: { placeholder: 'e.g. 42', validation: numberValidation },
 };
 
-/** List and By ID; `what` names the ID in the editor's message ("Contact ID must be in UUID form, ..."). */
-export function locator(searchListMethod: string, what: string, form: IdForm = 'uuid', ...otherModes: INodePropertyMode[]): Pick<INodeProperties, 'modes'> {
+/** List, By ID and `more` modes; `what` names the ID in the editor's message ("Contact ID must be in UUID form, ..."). */
+export function locator(searchListMethod: string, what: string, form: IdForm = 'uuid', more: Pick<INodeProperties, 'modes'> = {}): Pick<INodeProperties, 'modes'> {
 	const { placeholder, validation } = ID_FORMS[form];
 	return {
 		modes: [
 			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod, searchable: true } },
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder, validation: validation(what) },
-			...otherModes,
+			...(more.modes ?? []),
 		],
 	};
 }
