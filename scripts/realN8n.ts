@@ -22,7 +22,13 @@ export const NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatform`;
 export const CRM_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformCrm`;
 export const SIGNATURES_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformSignatures`;
 export const MESSENGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformMessenger`;
+/** The polling triggers, one per product area (the Scheduling area's first: version 1 of it offered every event). */
 export const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformTrigger`;
+export const CRM_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformCrmTrigger`;
+export const MESSENGER_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformMessengerTrigger`;
+export const SIGNATURES_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformSignaturesTrigger`;
+export const INVOICING_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformInvoicingTrigger`;
+export const POLLING_TRIGGER_NODE_TYPES = [TRIGGER_NODE_TYPE, CRM_TRIGGER_NODE_TYPE, MESSENGER_TRIGGER_NODE_TYPE, SIGNATURES_TRIGGER_NODE_TYPE, INVOICING_TRIGGER_NODE_TYPE];
 export const WEBHOOK_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformWebhookTrigger`;
 export const INVOICING_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformInvoicing`;
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { API_KEY_TYPE, PAT_TYPE } from './harness/world';
-import { CRM_NODE_TYPE, INVOICING_NODE_TYPE, MESSENGER_NODE_TYPE, NODE_TYPE, PACKAGE_DIR, ROUTING_NODE_TYPE, SIGNATURES_NODE_TYPE, TRIGGER_NODE_TYPE, WEBHOOK_TRIGGER_NODE_TYPE, getEngine } from './harness/engine';
+import { PACKAGE_DIR, PACKAGE_NAME, getEngine } from './harness/engine';
 
 /**
  * The documentation links n8n shows (a credential's "Open docs", a node's "Docs") lead to a section of the README in
@@ -20,8 +20,8 @@ async function documentationLinks(): Promise<Record<string, string>> {
 	const { loader, nodeTypes } = await getEngine();
 	const links: Record<string, string> = {};
 	for (const type of [PAT_TYPE, API_KEY_TYPE]) links[type] = String(loader.getCredential(type).type.documentationUrl);
-	const nodes = [NODE_TYPE, CRM_NODE_TYPE, INVOICING_NODE_TYPE, MESSENGER_NODE_TYPE, ROUTING_NODE_TYPE, SIGNATURES_NODE_TYPE, TRIGGER_NODE_TYPE, WEBHOOK_TRIGGER_NODE_TYPE];
-	for (const type of nodes) {
+	for (const name of Object.keys(loader.known.nodes)) {
+		const type = `${PACKAGE_NAME}.${name}`;
 		const { primaryDocumentation, credentialDocumentation } = nodeTypes.getByNameAndVersion(type).description.codex?.resources ?? {};
 		for (const [kind, entries] of Object.entries({ primaryDocumentation, credentialDocumentation })) {
 			for (const [index, entry] of (entries ?? []).entries()) links[`${type.split('.')[1]} ${kind} ${index}`] = entry.url;
@@ -34,7 +34,8 @@ test('every documentation link is a README section of the repository in package.
 	const base = manifest.homepage.replace(/#.*$/, '');
 	expect(manifest.repository.url).toBe(`git+${base}.git`);
 	const links = await documentationLinks();
-	expect(Object.keys(links)).toHaveLength(2 + 8 * 2);
+	// Both credentials, and a node page and a credential page for every node.
+	expect(Object.keys(links)).toHaveLength(2 + Object.keys((await getEngine()).loader.known.nodes).length * 2);
 	for (const [where, url] of Object.entries(links)) {
 		const [address, anchor] = url.split('#');
 		expect({ where, address }).toEqual({ where, address: base });

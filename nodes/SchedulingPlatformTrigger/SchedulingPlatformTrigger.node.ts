@@ -1,77 +1,24 @@
-import type { INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperties } from '../shared/authentication';
 import { testSchedulingPlatformCredential } from '../shared/credentialTest';
-import { forTheEditor } from '../shared/editorLoaders';
-import { searchActingUsers, searchUsers } from '../shared/listSearch';
-import type { TriggerEvent } from '../shared/trigger/watch';
-import { pollEvent } from '../shared/trigger/watch';
-import { searchMeetingTypes } from '../SchedulingPlatform/listSearch';
-import { searchContacts, searchPipelines } from '../SchedulingPlatformCrm/listSearch';
-import { crmEventOptions, crmEvents, crmFilterProperties } from './events/crm';
-import { invoicingEventOptions, invoicingEvents, invoicingFilterProperties } from './events/invoicing';
-import { messengerEventOptions, messengerEvents, messengerFilterProperties } from './events/messenger';
-import { bookingEventOptions, bookingEvents, bookingFilterProperties } from './events/scheduling';
-import { signatureEventOptions, signatureEvents } from './events/signatures';
+import { crmArea } from '../shared/trigger/events/crm';
+import { invoicingArea } from '../shared/trigger/events/invoicing';
+import { messengerArea } from '../shared/trigger/events/messenger';
+import { schedulingArea } from '../shared/trigger/events/scheduling';
+import { signaturesArea } from '../shared/trigger/events/signatures';
+import { eventField, pollTrigger, triggerListSearch, triggerProperties, triggerSubtitle } from '../shared/trigger/pollingNode';
 
 /**
- * The polling trigger (api-reference §8): one event per workflow, read through the shared transport. How a
- * poll reads and what counts as new: nodes/shared/trigger/ (watch.ts, watermark.ts); what each event reads: events/.
+ * The polling trigger of the Scheduling area (api-reference §8): n8n lists its events under the Scheduling Platform
+ * node. Version 1 offered every area's events; its workflows keep them (and their stored position: it is kept per node
+ * name, event and filters, not per node type or version). Version 2, for new workflows, offers the bookings' events;
+ * the other areas have triggers of their own (SchedulingPlatformCrmTrigger and so on).
  */
 
-const events: Record<string, TriggerEvent> = { ...bookingEvents, ...messengerEvents, ...crmEvents, ...signatureEvents, ...invoicingEvents };
-
-const eventOptions = [...bookingEventOptions, ...messengerEventOptions, ...crmEventOptions, ...signatureEventOptions, ...invoicingEventOptions];
-
-/** Events whose list rows are not the whole record; those read through a window already list whole appointments. */
-function hasFullRecord(name: string): boolean {
-	const event = events[name];
-	return typeof event === 'function' ? name === 'appointmentStartingSoon' : 'detail' in event && event.detail !== undefined;
-}
-
-/** The canvas shows the chosen event's name under the node. */
-const subtitle = `={{ ${JSON.stringify(Object.fromEntries(eventOptions.map((option) => [option.value, option.name])))}[$parameter["event"]] }}`;
-
-const properties: INodeProperties[] = [
-	...authenticationProperties,
-	{
-		displayName: 'Event',
-		name: 'event',
-		type: 'options',
-		noDataExpression: true,
-		options: eventOptions,
-		default: 'newBooking',
-	},
-	{
-		displayName:
-			'Fires once for each new event after the workflow is activated; what existed before is not emitted. Fetch Test Event shows the newest one. Each poll uses the credential\'s rate limit, shared with every other node that uses it.',
-		name: 'notice',
-		type: 'notice',
-		default: '',
-	},
-	...bookingFilterProperties,
-	...messengerFilterProperties,
-	...crmFilterProperties,
-	...invoicingFilterProperties,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: { event: Object.keys(events).filter(hasFullRecord) } },
-		options: [
-			{
-				displayName: 'Full Record',
-				name: 'fullRecord',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to read each new record on its own (one request each) and output that answer instead of the list\'s',
-			},
-		],
-	},
-];
+const current = [schedulingArea];
+const versionOne = [schedulingArea, messengerArea, crmArea, signaturesArea, invoicingArea];
+const properties = triggerProperties(versionOne, [eventField(current, 2), eventField(versionOne, 1)]);
 
 export class SchedulingPlatformTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -79,9 +26,9 @@ export class SchedulingPlatformTrigger implements INodeType {
 		name: 'schedulingPlatformTrigger',
 		icon: { light: 'file:../../icons/schedulingPlatform.svg', dark: 'file:../../icons/schedulingPlatform.dark.svg' },
 		group: ['trigger'],
-		version: 1,
-		subtitle,
-		description: 'Starts the workflow on new, cancelled, rescheduled, starting or ended bookings, new conversations, messages, contacts, deals, completed signatures, paid or overdue invoices and accepted offers of the Scheduling Platform (polled)',
+		version: [1, 2],
+		subtitle: triggerSubtitle(versionOne),
+		description: 'Book, move and cancel appointments, manage users, meeting types and availability, and start workflows on new, cancelled, rescheduled, starting or ended bookings (polled)',
 		defaults: { name: 'Scheduling Platform Trigger' },
 		polling: true,
 		inputs: [],
@@ -105,11 +52,10 @@ export class SchedulingPlatformTrigger implements INodeType {
 
 	methods = {
 		credentialTest: { schedulingPlatformCredentialTest: testSchedulingPlatformCredential },
-		listSearch: forTheEditor({ searchActingUsers, searchUsers, searchMeetingTypes, searchPipelines, searchContacts }),
+		listSearch: triggerListSearch(versionOne),
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const event = this.getNodeParameter('event') as string;
-		return await pollEvent(this, event, events[event], properties);
+		return await pollTrigger(this, this.getNode().typeVersion === 1 ? versionOne : current, properties);
 	}
 }

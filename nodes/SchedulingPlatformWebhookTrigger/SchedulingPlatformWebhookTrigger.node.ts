@@ -15,15 +15,16 @@ import { subscribe, subscriptionExists, unsubscribe } from './subscriptions';
 /**
  * The instant trigger (api-reference §9): a webhook subscription of the company, made when the workflow is
  * published and deleted when it is unpublished (subscriptions.ts), and each delivery checked before the workflow
- * starts (deliveries.ts). The polling trigger (SchedulingPlatformTrigger) watches what has no webhook.
+ * starts (deliveries.ts). The polling triggers, one per area (SchedulingPlatformTrigger, ...CrmTrigger, ...), watch
+ * what has no webhook.
  */
 
 /** The canvas shows the chosen events' names under the node. */
 const subtitle = `={{ [].concat($parameter["events"] || []).map((event) => (${JSON.stringify(Object.fromEntries(eventOptions.map((option) => [option.value, option.name])))})[event] || event).join(", ") }}`;
 
 const properties: INodeProperties[] = [
-	...authenticationProperties,
 	eventsProperty,
+	...authenticationProperties,
 	{
 		displayName:
 			'The Scheduling Platform delivers only to https addresses, so n8n\'s public webhook URL (its WEBHOOK_URL setting) must be https. Keep the webhook URL secret: deliveries are not signed, so anyone who knows it can post to it.',
@@ -84,7 +85,7 @@ export class SchedulingPlatformWebhookTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle,
-		description: 'Starts the workflow at once when the Scheduling Platform pushes a booking, form, employee, review, credential or signature event (webhook)',
+		description: 'Instant, no polling: starts the workflow seconds after the Scheduling Platform sends a booking created, cancelled or rescheduled, a form submission, a review, a new employee, a credential error or a completed signature (webhook)',
 		defaults: { name: 'Scheduling Platform Webhook Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

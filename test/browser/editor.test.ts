@@ -477,6 +477,52 @@ test('with an API key that has no acting user, the Meeting Type list loads as th
 	await closeNode();
 });
 
+/**
+ * What people search for a product area, and the entry n8n's node panel shows for it: the area's node with its trigger's
+ * events merged in (n8n merges schedulingPlatformCrmTrigger into schedulingPlatformCrm, and so on), listed first on an
+ * empty canvas as "On <event>". Another area's events are not there.
+ */
+const AREA_SEARCHES = [
+	{ word: 'contact', entry: 'Scheduling Platform CRM', events: ['On new contact', 'On new deal', 'On deal won', 'On deal lost'] },
+	{ word: 'deal', entry: 'Scheduling Platform CRM', events: ['On new contact', 'On new deal', 'On deal won', 'On deal lost'] },
+	{ word: 'invoice', entry: 'Scheduling Platform Invoicing', events: ['On invoice paid', 'On invoice overdue', 'On offer accepted'] },
+	{ word: 'whatsapp', entry: 'Scheduling Platform Messenger', events: ['On new conversation', 'On new inbound message'] },
+	{ word: 'signature', entry: 'Scheduling Platform Signatures', events: ['On signature request completed'] },
+];
+
+test.each(AREA_SEARCHES)('searching "$word" finds $entry, whose triggers are its own events', async ({ word, entry, events }) => {
+	const creator = await searchNodes(word);
+	await creator.getByTestId('node-creator-item-name').getByText(entry, { exact: true }).click();
+	for (const event of events) await creator.getByText(event, { exact: true }).waitFor();
+	await shot(`22-search-${word}-triggers`);
+	expect(await creator.getByText(/^No .* Triggers available/).count()).toBe(0);
+	expect(await creator.getByText('On new booking', { exact: true }).count()).toBe(0);
+	await page.keyboard.press('Escape');
+});
+
+test('searching "signature" or "cancel" also finds the instant Webhook Trigger, an entry of its own', async () => {
+	for (const word of ['signature', 'cancel']) {
+		const creator = await searchNodes(word);
+		await creator.getByTestId('node-creator-item-name').getByText('Scheduling Platform Webhook', { exact: true }).waitFor();
+		await page.keyboard.press('Escape');
+	}
+});
+
+test('Fetch Test Event with nothing to show: n8n\'s notice "No … data found", not an error', async () => {
+	// The demo has no lost deal.
+	const creator = await searchNodes('deal');
+	await creator.getByTestId('node-creator-item-name').getByText('Scheduling Platform CRM', { exact: true }).click();
+	await creator.getByText('On deal lost', { exact: true }).click();
+	await page.getByTestId('ndv').waitFor();
+	await page.getByTestId('node-credentials-select').click();
+	await page.getByTestId('node-credentials-select-item-spDemoOwnerPat01').click();
+	await page.getByTestId('node-execute-button').click();
+	await page.locator('.el-notification').getByText('No Scheduling Platform CRM data found').waitFor();
+	await shot('23-trigger-nothing-to-show');
+	expect(await page.getByTestId('node-error-message').count()).toBe(0);
+	await closeNode();
+});
+
 // n8n's search is fuzzy: "crm" also matches the letters of "sCheduling platfoRM", below the node it names.
 test('the node search offers each node for what it does: "crm" the CRM node first, "booking" the scheduling node first, "invoice" the invoicing node, "round robin" the routing node', async () => {
 	const names = async (text: string): Promise<string[]> => {

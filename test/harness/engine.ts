@@ -52,6 +52,7 @@ export const NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatform`;
 export const CRM_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformCrm`;
 export const SIGNATURES_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformSignatures`;
 export const MESSENGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformMessenger`;
+/** The Scheduling area's polling trigger; the other areas' are found by their events (pollingTriggerOf). */
 export const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformTrigger`;
 export const WEBHOOK_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformWebhookTrigger`;
 export const INVOICING_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformInvoicing`;
@@ -206,6 +207,33 @@ export async function getEngine(): Promise<Engine> {
 		return { loader, nodeTypes: new PackageNodeTypes(loader), credentialsHelper: new StoredCredentialsHelper(loader) };
 	})();
 	return await enginePromise;
+}
+
+/** A node type and the version of it a node has. */
+export interface TypeVersion {
+	type: string;
+	version: number;
+}
+
+/** The version of a node type that n8n gives a new node: its latest. */
+export function latestVersion(description: { version: number | number[] }): number {
+	return Math.max(...[description.version].flat());
+}
+
+/**
+ * The polling trigger that offers an event to new workflows, as the node panel adds it: the trigger whose Event list,
+ * as shown on its latest version, has the event.
+ */
+export async function pollingTriggerOf(event: string): Promise<TypeVersion> {
+	const engine = await getEngine();
+	for (const description of engine.loader.types.nodes) {
+		const version = latestVersion(description);
+		const shown = description.properties.filter((property) => property.name === 'event' && (property.displayOptions?.show?.['@version'] ?? [version]).includes(version));
+		if (description.polling && shown.some((property) => property.options?.some((option) => 'value' in option && option.value === event))) {
+			return { type: `${PACKAGE_NAME}.${description.name}`, version };
+		}
+	}
+	throw new Error(`No polling trigger offers the event ${event}`);
 }
 
 function notInTests(): never {

@@ -7,7 +7,8 @@ import type { Sandbox } from '../../sandbox/server';
 import type { BinaryFile } from './engine';
 import type { PollOutcome } from './engine';
 import type { WebhookReceiver, WebhookTrigger } from './webhooks';
-import { WEBHOOK_TRIGGER_NODE_TYPE, CRM_NODE_TYPE, INVOICING_NODE_TYPE, ITEMS_NODE_TYPE, MESSENGER_NODE_TYPE, NODE_TYPE, ROUTING_NODE_TYPE, SIGNATURES_NODE_TYPE, TRIGGER_NODE_TYPE, getEngine, runLoader, runPoll, runWorkflow } from './engine';
+import type { TypeVersion } from './engine';
+import { WEBHOOK_TRIGGER_NODE_TYPE, CRM_NODE_TYPE, INVOICING_NODE_TYPE, ITEMS_NODE_TYPE, MESSENGER_NODE_TYPE, NODE_TYPE, ROUTING_NODE_TYPE, SIGNATURES_NODE_TYPE, getEngine, latestVersion, pollingTriggerOf, runLoader, runPoll, runWorkflow } from './engine';
 
 /**
  * A test world: a sandbox API server on loopback with seeded data, credentials stored the way n8n
@@ -284,14 +285,28 @@ export class World {
 	}
 
 	/**
-	 * Polls the Scheduling Platform Trigger once with these parameters, from the stored static data `state` ({}: never
-	 * polled), as an active workflow (mode trigger) or as Fetch Test Event (manual). Output and errors are scanned for secrets.
+	 * Polls a polling trigger once with these parameters, from the stored static data `state` ({}: never polled), as
+	 * an active workflow (mode trigger) or as Fetch Test Event (manual). The trigger is the one that offers the Event
+	 * to new workflows (its area's, latest version) unless `node` names another type and version (a workflow saved
+	 * with an earlier one). Output and errors are scanned for secrets.
 	 */
-	async poll(parameters: IDataObject, credential: CredentialRef, options: { state?: IDataObject; mode?: 'trigger' | 'manual'; budgetMs?: number } = {}): Promise<PollOutcome> {
-		const node = await this.nodeWith(parameters, credential);
+	async poll(
+		parameters: IDataObject,
+		credential: CredentialRef,
+		options: { state?: IDataObject; mode?: 'trigger' | 'manual'; budgetMs?: number; node?: TypeVersion } = {},
+	): Promise<PollOutcome> {
+		const node = await this.nodeWith(parameters, credential, options.node);
 		const outcome = await runPoll({ ...node, name: 'Scheduling Platform Trigger' }, options.state ?? {}, options);
 		assertNoSecret(serialise(outcome));
 		return outcome;
+	}
+
+	/** Fetch Test Event as the editor runs it: a manual execution of the trigger alone. The run, scanned for secrets. */
+	async fetchTestEvent(parameters: IDataObject, credential: CredentialRef): Promise<IRun> {
+		const node = await this.nodeWith(parameters, credential);
+		const run = await runWorkflow({ nodes: [{ ...node, name: 'Scheduling Platform Trigger' }] });
+		assertNoSecret(serialise(run.data));
+		return run;
 	}
 
 	/**
@@ -305,15 +320,18 @@ export class World {
 		receiver: WebhookReceiver,
 		options: { mode?: 'webhook' | 'manual'; workflowId?: string; workflowName?: string; webhookId?: string } = {},
 	): Promise<WebhookTrigger> {
-		const node = await this.nodeWith(parameters, credential, WEBHOOK_TRIGGER_NODE_TYPE);
+		const node = await this.nodeWith(parameters, credential, { type: WEBHOOK_TRIGGER_NODE_TYPE, version: 1 });
 		const { webhookId = randomUUID(), ...setting } = options;
 		return receiver.serve({ ...node, name: 'Scheduling Platform Webhook Trigger', webhookId }, { workflowId: `wf-${webhookId.slice(0, 8)}`, ...setting });
 	}
 
-	/** The node under test: the given type, else the polling trigger for an Event, else the node of its resource (nodeTypeOf). */
-	private async nodeWith(parameters: IDataObject, credential: CredentialRef, nodeType?: string): Promise<INode> {
-		const type = nodeType ?? (parameters.event === undefined ? nodeTypeOf(parameters.resource) : TRIGGER_NODE_TYPE);
+	/**
+	 * The node under test: the given type and version, else the polling trigger that offers the Event, else the node
+	 * of its resource (nodeTypeOf), at their latest version.
+	 */
+	private async nodeWith(parameters: IDataObject, credential: CredentialRef, nodeType?: TypeVersion): Promise<INode> {
 		const engine = await getEngine();
+		const { type, version } = nodeType ?? (parameters.event === undefined ? latestOf(engine, nodeTypeOf(parameters.resource)) : await pollingTriggerOf(String(parameters.event)));
 		const credentialId = `cred-${++this.credentialCounter}`;
 		await engine.credentialsHelper.save(credentialId, credential.type, credential.data);
 		const authentication = credential.type === API_KEY_TYPE ? 'apiKey' : 'personalAccessToken';
@@ -321,7 +339,7 @@ export class World {
 			id: 'node-under-test',
 			name: 'Scheduling Platform',
 			type,
-			typeVersion: 1,
+			typeVersion: version,
 			position: [200, 0],
 			parameters: { authentication, ...parameters } as INode['parameters'],
 			credentials: { [credential.type]: { id: credentialId, name: credentialId } },
@@ -384,6 +402,10 @@ export class World {
 			run,
 		};
 	}
+}
+
+function latestOf(engine: Awaited<ReturnType<typeof getEngine>>, type: string): TypeVersion {
+	return { type, version: latestVersion(engine.nodeTypes.getByNameAndVersion(type).description) };
 }
 
 /** The Items node that starts a test workflow, feeding `input` (one empty item by default) and the files of `binaries`. */

@@ -344,7 +344,7 @@ describe('Scheduling Platform Trigger: Appointment Starting Soon and Appointment
 	});
 });
 
-describe('Scheduling Platform Trigger: lists answered in another order than asked', () => {
+describe('Polling trigger: lists answered in another order than asked', () => {
 	test('Deal Won with the sort ignored: more than 100 deals won after activation, each emitted once (logged); sorted again, an idle poll is one request', async () => {
 		const tenant = await freshTenant(world());
 		const credential = credentialOf(tenant);
@@ -484,7 +484,7 @@ describe('Scheduling Platform Trigger: lists answered in another order than aske
 	});
 });
 
-describe('Scheduling Platform Trigger: failures and a damaged position', () => {
+describe('Polling trigger: failures and a damaged position', () => {
 	const EVENT = { event: 'bookingCancelled' };
 
 	test('429 past the wait, 401 and 503: the failure n8n 2.x reads, the stored state byte-identical', async () => {

@@ -86,7 +86,8 @@ const ACTIVITY_ITEMS = ['items', 'data'];
 const IMPORT_BATCH = 500;
 const MERGE_MAX = 20;
 
-const duplicateCandidates = { method: 'GET', path: '/crm/deals/{id}/duplicate-candidates', pathParams: dealPath } satisfies OperationDefinition;
+const DUPLICATE_CANDIDATES = '/crm/deals/{id}/duplicate-candidates';
+const duplicateCandidates: OperationDefinition = { method: 'GET', path: DUPLICATE_CANDIDATES, pathParams: dealPath };
 
 /**
  * Import Many: each item is a row, the contact (the fields the bulk import takes) and its deal's fields; a row
@@ -113,7 +114,7 @@ function checkDuplicates(request: OperationCall['request'], call: OperationCall)
 /** The deal IDs of the duplicate candidates that score at least Minimum Score (each candidate { deal, score, reasons }: designed, §3). */
 async function candidateIds(call: OperationCall): Promise<string[]> {
 	const minimum = Number(call.values.minimumScore);
-	const answer = await call.send({ method: duplicateCandidates.method, path: duplicateCandidates.path, pathParams: call.request.pathParams });
+	const answer = await call.send({ method: 'GET', path: DUPLICATE_CANDIDATES, pathParams: call.request.pathParams });
 	const ids = readItems(answer, undefined, call.fail).map((candidate) => {
 		const id = (candidate.deal as IDataObject | undefined)?.id;
 		if (typeof candidate.score !== 'number' || (typeof id !== 'string' && typeof id !== 'number')) {

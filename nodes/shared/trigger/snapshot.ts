@@ -1,5 +1,4 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import type { Pagination } from '../transport/pagination';
 import type { EventFilters } from './watch';
@@ -129,17 +128,16 @@ function snapOf(entries: Map<string, Entry>): string {
 	return [...entries].map(([id, entry]) => `${id}${entry.print}${entry.missing ? '1' : '0'}`).join('');
 }
 
-/** Fetch Test Event: the newest record of the window that shows the event, the state untouched. */
-async function testEvent(ctx: IPollFunctions, event: SnapshotEvent, qs: IDataObject): Promise<INodeExecutionData[][]> {
+/** Fetch Test Event: the newest record of the window that shows the event, the state untouched; none: null (as in watch.ts). */
+async function testEvent(ctx: IPollFunctions, event: SnapshotEvent, qs: IDataObject): Promise<INodeExecutionData[][] | null> {
 	const { records } = await readWindow(ctx, event, qs, pollDeadline(ctx));
 	const shown = records
 		.map((record) => ({ record, at: momentOf(event.happenedAt(record)) }))
 		.filter((candidate): candidate is { record: IDataObject; at: number } => candidate.at !== undefined && event.fired(candidate.record, undefined, -Infinity))
 		.sort((a, b) => b.at - a.at);
 	if (shown.length) return [[{ json: shown[0].record }]];
-	throw new NodeOperationError(ctx.getNode(), `No ${event.noun} to show yet`, {
-		description: `Fetch Test Event shows the newest ${event.noun} in the trigger's window that matches the filters, and there is none. Make one (or widen the window or loosen the filters) and fetch again.`,
-	});
+	ctx.logger.info(`Fetch Test Event: no ${event.noun} in the trigger's window matches the filters yet. Make one (or widen the window or loosen the filters) and fetch again.`);
+	return null;
 }
 
 /** One poll of a snapshot event: null when nothing fired. Errors leave the state as it was. */

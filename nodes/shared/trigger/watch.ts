@@ -333,8 +333,11 @@ async function fullRecord(watch: Watch, record: IDataObject): Promise<IDataObjec
 	return detail.pick ? detail.pick(answer) : (answer as IDataObject);
 }
 
-/** Manual mode ("Fetch Test Event"): the newest record of the event, the state left as it is. */
-async function testEvent(watch: Watch, now?: number): Promise<INodeExecutionData[][]> {
+/**
+ * Manual mode ("Fetch Test Event"): the newest record of the event, the state left as it is. None: null, as n8n's own
+ * polling triggers do; the editor then says "No <node> data found" in a notice (not an error) and asks to make one.
+ */
+async function testEvent(watch: Watch, now?: number): Promise<INodeExecutionData[][] | null> {
 	const { pagination } = watch.event.list;
 	const found: Array<Sighting & { record: IDataObject }> = [];
 	for (let index = 0; index < TEST_PAGES; index++) {
@@ -350,9 +353,8 @@ async function testEvent(watch: Watch, now?: number): Promise<INodeExecutionData
 	}
 	const [newest] = found.sort((a, b) => b.at - a.at);
 	if (newest) return [(await fullRecords(watch, [newest.record])).map((json) => ({ json }))];
-	throw new NodeOperationError(watch.ctx.getNode(), `No ${watch.event.noun} to show yet`, {
-		description: `Fetch Test Event shows the newest ${watch.event.noun} that matches the filters, and there is none. Make one (or loosen the filters) and fetch again; once the workflow is active, the trigger fires for every new ${watch.event.noun}.`,
-	});
+	watch.ctx.logger.info(`Fetch Test Event: no ${watch.event.noun} matches the event and filters yet. Make one (or loosen the filters) and fetch again.`);
+	return null;
 }
 
 /** The first poll of a watch: remembers the API's now and the events already there, emits nothing. */

@@ -1,8 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { userLocator } from '../../shared/locators';
-import type { RecordCheck, WatchedEvent } from '../../shared/trigger/watch';
-import { pipelineLocator } from '../../SchedulingPlatformCrm/locators';
+import { searchUsers } from '../../listSearch';
+import { userLocator } from '../../locators';
+import type { TriggerArea } from '../pollingNode';
+import type { RecordCheck, WatchedEvent } from '../watch';
+import { searchPipelines } from '../../../SchedulingPlatformCrm/listSearch';
+import { pipelineLocator } from '../../../SchedulingPlatformCrm/locators';
 
 /**
  * CRM events (api-reference §3 and §8): contacts and deals newest first by creation. Won and lost deals: the list
@@ -31,7 +34,7 @@ const closed = (flag: 'isWon' | 'isLost', field: 'wonAt' | 'lostAt'): WatchedEve
 	detail: dealDetail,
 });
 
-export const crmEvents: Record<string, WatchedEvent> = {
+const crmEvents: Record<string, WatchedEvent> = {
 	newContact: {
 		noun: 'contact',
 		list: {
@@ -56,7 +59,7 @@ export const crmEvents: Record<string, WatchedEvent> = {
 	dealLost: closed('isLost', 'lostAt'),
 };
 
-export const crmEventOptions = [
+const crmEventOptions = [
 	{ name: 'New Contact', value: 'newContact', description: 'A CRM contact is created (also by a booking or an import)' },
 	{ name: 'New Deal', value: 'newDeal', description: 'A deal is created' },
 	{ name: 'Deal Won', value: 'dealWon', description: 'A deal is marked as won' },
@@ -72,7 +75,7 @@ const ownerField = (description: string): INodeProperties => ({
 	...userLocator,
 });
 
-export const crmFilterProperties: INodeProperties[] = [
+const crmFilterProperties: INodeProperties[] = [
 	{
 		displayName: 'Filters',
 		name: 'contactFilters',
@@ -102,3 +105,12 @@ export const crmFilterProperties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** The Scheduling Platform CRM Trigger's events. */
+export const crmArea: TriggerArea = {
+	events: crmEvents,
+	options: crmEventOptions,
+	filters: crmFilterProperties,
+	fullRecord: Object.keys(crmEvents),
+	listSearch: { searchUsers, searchPipelines },
+};

@@ -1,7 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { WatchedEvent } from '../../shared/trigger/watch';
-import { contactLocator } from '../../SchedulingPlatformCrm/locators';
+import type { TriggerArea } from '../pollingNode';
+import type { WatchedEvent } from '../watch';
+import { searchContacts } from '../../../SchedulingPlatformCrm/listSearch';
+import { contactLocator } from '../../../SchedulingPlatformCrm/locators';
 
 /**
  * Invoicing events (api-reference §6, designed). The document list names no sort, so each event reads its filtered
@@ -27,7 +29,7 @@ function overdueSince(invoice: IDataObject): string | undefined {
 
 const listOf = (qs: IDataObject) => ({ path: '/invoicing/documents', qs, pagination: documentPagination });
 
-export const invoicingEvents: Record<string, WatchedEvent> = {
+const invoicingEvents: Record<string, WatchedEvent> = {
 	invoicePaid: {
 		noun: 'paid invoice',
 		list: listOf({ type: 'invoice', status: 'paid' }),
@@ -59,13 +61,13 @@ export const invoicingEvents: Record<string, WatchedEvent> = {
 	},
 };
 
-export const invoicingEventOptions = [
+const invoicingEventOptions = [
 	{ name: 'Invoice Paid', value: 'invoicePaid', description: 'An invoice is paid in full' },
 	{ name: 'Invoice Overdue', value: 'invoiceOverdue', description: 'A sent invoice is past its due date with an amount due' },
 	{ name: 'Offer Accepted', value: 'offerAccepted', description: 'An offer is converted into an invoice' },
 ];
 
-export const invoicingFilterProperties: INodeProperties[] = [
+const invoicingFilterProperties: INodeProperties[] = [
 	{
 		displayName: 'Filters',
 		name: 'invoiceFilters',
@@ -76,3 +78,12 @@ export const invoicingFilterProperties: INodeProperties[] = [
 		options: [{ displayName: 'Contact', name: 'contact', type: 'resourceLocator', default: { mode: 'list', value: '' }, description: 'Only documents of this CRM contact', ...contactLocator }],
 	},
 ];
+
+/** The Scheduling Platform Invoicing Trigger's events. */
+export const invoicingArea: TriggerArea = {
+	events: invoicingEvents,
+	options: invoicingEventOptions,
+	filters: invoicingFilterProperties,
+	fullRecord: Object.keys(invoicingEvents),
+	listSearch: { searchContacts },
+};

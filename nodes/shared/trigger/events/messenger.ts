@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { WatchedEvent } from '../../shared/trigger/watch';
-import { statusField } from '../../SchedulingPlatformMessenger/resources/conversation';
-import { CONVERSATIONS_PATH, CONVERSATION_PATH } from '../../SchedulingPlatformMessenger/resources/paths';
+import type { TriggerArea } from '../pollingNode';
+import type { WatchedEvent } from '../watch';
+import { statusField } from '../../../SchedulingPlatformMessenger/resources/conversation';
+import { CONVERSATIONS_PATH, CONVERSATION_PATH } from '../../../SchedulingPlatformMessenger/resources/paths';
 
 /**
  * Messenger events (api-reference §4 and §8, designed): conversations newest first by creation (New
@@ -14,7 +15,7 @@ import { CONVERSATIONS_PATH, CONVERSATION_PATH } from '../../SchedulingPlatformM
 const pagination = { style: 'offset', itemsKey: 'conversations' } as const;
 const filters = { status: 'conversationFilters.status', label: 'conversationFilters.label' };
 
-export const messengerEvents: Record<string, WatchedEvent> = {
+const messengerEvents: Record<string, WatchedEvent> = {
 	newConversation: {
 		noun: 'conversation',
 		list: { path: CONVERSATIONS_PATH, qs: { sortBy: 'createdAt', sortOrder: 'desc' }, pagination },
@@ -38,12 +39,12 @@ export const messengerEvents: Record<string, WatchedEvent> = {
 	},
 };
 
-export const messengerEventOptions = [
+const messengerEventOptions = [
 	{ name: 'New Conversation', value: 'newConversation', description: 'A messenger conversation starts' },
 	{ name: 'New Inbound Message', value: 'newInboundMessage', description: 'A contact writes a message (with its conversation)' },
 ];
 
-export const messengerFilterProperties: INodeProperties[] = [
+const messengerFilterProperties: INodeProperties[] = [
 	{
 		displayName: 'Filters',
 		name: 'conversationFilters',
@@ -64,3 +65,12 @@ export const messengerFilterProperties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** The Scheduling Platform Messenger Trigger's events. */
+export const messengerArea: TriggerArea = {
+	events: messengerEvents,
+	options: messengerEventOptions,
+	filters: messengerFilterProperties,
+	fullRecord: ['newConversation'],
+	listSearch: {},
+};

@@ -1,11 +1,14 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { userLocator } from '../../shared/locators';
-import type { RecordCheck, TriggerEvent } from '../../shared/trigger/watch';
-import type { SnapshotEvent } from '../../shared/trigger/snapshot';
-import { momentOf } from '../../shared/trigger/time';
-import { shortHash } from '../../shared/trigger/watermark';
-import { meetingTypeLocator } from '../../SchedulingPlatform/locators';
+import { searchUsers } from '../../listSearch';
+import { userLocator } from '../../locators';
+import type { TriggerArea } from '../pollingNode';
+import type { RecordCheck, TriggerEvent } from '../watch';
+import type { SnapshotEvent } from '../snapshot';
+import { momentOf } from '../time';
+import { shortHash } from '../watermark';
+import { searchMeetingTypes } from '../../../SchedulingPlatform/listSearch';
+import { meetingTypeLocator } from '../../../SchedulingPlatform/locators';
 
 /**
  * Booking events (api-reference §2 Appointment V4 and §8). The list sorts only by `appointment.createdAt` and
@@ -59,7 +62,7 @@ function changeEvent(ctx: IPollFunctions, noun: string, rule: Pick<SnapshotEvent
 const whenPrint = (appointment: IDataObject) => shortHash(`${String(appointment.start)}|${String(appointment.rescheduleCount ?? 0)}`, 4);
 const cancelledAt = (appointment: IDataObject) => (appointment.cancel as IDataObject | null | undefined)?.actionAt;
 
-export const bookingEvents: Record<string, TriggerEvent> = {
+const bookingEvents: Record<string, TriggerEvent> = {
 	newBooking: {
 		noun: 'booking',
 		list: { path: APPOINTMENTS, qs: { sortBy: 'appointment.createdAt', sortDirection: 'DESC' }, pagination },
@@ -124,7 +127,7 @@ export const bookingEvents: Record<string, TriggerEvent> = {
 	},
 };
 
-export const bookingEventOptions = [
+const bookingEventOptions = [
 	{ name: 'New Booking', value: 'newBooking', description: 'A booking is made (an appointment is created)' },
 	{ name: 'Booking Cancelled', value: 'bookingCancelled', description: 'A booking in the watched window is cancelled' },
 	{ name: 'Booking Rescheduled', value: 'bookingRescheduled', description: 'A booking in the watched window moves to another time (each move fires once)' },
@@ -132,7 +135,7 @@ export const bookingEventOptions = [
 	{ name: 'Appointment Ended', value: 'appointmentEnded', description: 'An appointment has ended (not cancelled ones)' },
 ];
 
-export const bookingFilterProperties: INodeProperties[] = [
+const bookingFilterProperties: INodeProperties[] = [
 	{
 		displayName: 'Minutes Before Start',
 		name: 'minutesBefore',
@@ -196,3 +199,12 @@ export const bookingFilterProperties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** The Scheduling Platform Trigger's events. */
+export const schedulingArea: TriggerArea = {
+	events: bookingEvents,
+	options: bookingEventOptions,
+	filters: bookingFilterProperties,
+	fullRecord: ['newBooking', 'appointmentStartingSoon', 'appointmentEnded'],
+	listSearch: { searchUsers, searchMeetingTypes },
+};

@@ -1,11 +1,12 @@
-import type { WatchedEvent } from '../../shared/trigger/watch';
+import type { TriggerArea } from '../pollingNode';
+import type { WatchedEvent } from '../watch';
 
 /**
  * Signature events (api-reference §5, designed): the list names no sort, so completed requests are read whole on
  * every poll (one request per 100 completed requests); the event's moment is completedAt.
  */
 
-export const signatureEvents: Record<string, WatchedEvent> = {
+const signatureEvents: Record<string, WatchedEvent> = {
 	signatureCompleted: {
 		noun: 'completed signature request',
 		list: { path: '/v4/signatures', qs: { status: 'completed' }, pagination: { style: 'offset', itemsKey: 'signatures' } },
@@ -15,6 +16,15 @@ export const signatureEvents: Record<string, WatchedEvent> = {
 	},
 };
 
-export const signatureEventOptions = [
+const signatureEventOptions = [
 	{ name: 'Signature Request Completed', value: 'signatureCompleted', description: 'Every signer has signed' },
 ];
+
+/** The Scheduling Platform Signatures Trigger's events. */
+export const signaturesArea: TriggerArea = {
+	events: signatureEvents,
+	options: signatureEventOptions,
+	filters: [],
+	fullRecord: ['signatureCompleted'],
+	listSearch: {},
+};
