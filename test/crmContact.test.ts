@@ -280,9 +280,31 @@ describe('Contact: Create or Update', () => {
 		expect(await stored(String(ann.id))).toMatchObject({ firstName: 'Ann', lastName: 'Upsert', additionalData: { plan: 'basic' } });
 	});
 
-	test('without an email it is refused before any write', async () => {
+	test('without an email it finds the contact of exactly that phone number among the search results; a second run writes nothing', async () => {
+		await createContact({ phoneNumber: '+491701234567', firstName: 'Longer' });
+		const phoned = await createContact({ phoneNumber: '+49170123456', firstName: 'Phoebe' });
+		const upsert = (fields: IDataObject) => ({ resource: 'contact', operation: 'upsert', contactFields: defineBelow(fields) });
+		const updated = await world().runNode(upsert({ phoneNumber: '+49170123456', lastName: 'Phone' }), world().pat());
+		expect((await world().requests()).map(wire).slice(1)).toEqual([
+			{ method: 'GET', path: '/crm', query: 'searchTerm=%2B49170123456&page=1&limit=100', headers: world().patHeaders(), body: null },
+			{ method: 'PATCH', path: `/crm/${String(phoned.id)}`, query: '', headers: json(), body: { lastName: 'Phone' } },
+		]);
+		expect(updated.items).toEqual([expect.objectContaining({ id: phoned.id, phoneNumber: '+49170123456', firstName: 'Phoebe', lastName: 'Phone', outcome: 'updated' })]);
+		await world().clearRequests();
+
+		const again = await world().runNode(upsert({ phoneNumber: '+49170123456', lastName: 'Phone' }), world().pat());
+		expect((await world().requests()).map((request) => request.method)).toEqual(['GET', 'GET']);
+		expect(again.items).toEqual([expect.objectContaining({ id: phoned.id, outcome: 'unchanged' })]);
+		await world().clearRequests();
+
+		const created = await world().runNode(upsert({ phoneNumber: '+4917012', firstName: 'Shorter' }), world().pat());
+		expect((await world().requests()).map(wire)[2]).toEqual({ method: 'POST', path: '/crm', query: '', headers: json(), body: { phoneNumber: '+4917012', firstName: 'Shorter' } });
+		expect(created.items).toEqual([expect.objectContaining({ phoneNumber: '+4917012', outcome: 'created' })]);
+	});
+
+	test('without an email or a phone number it is refused before any write', async () => {
 		const { error } = await world().runNode({ resource: 'contact', operation: 'upsert', contactFields: defineBelow({ firstName: 'NoMail' }) }, world().pat());
-		expect(error?.message).toBe('Create or Update needs an email to find the contact');
+		expect(error?.message).toBe('Create or Update needs an email or a phone number to find the contact');
 		expect((await world().requests()).map((request) => request.path)).toEqual(['/v4/data-field']);
 	});
 });

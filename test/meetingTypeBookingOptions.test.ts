@@ -302,7 +302,7 @@ test('The example "Onboard a New Host" creates its meeting type with booking opt
 	const { key } = await world().mintApiKey();
 	for (const run of [1, 2]) {
 		const input = [{ email: `grace.${run}@acme.example`, firstName: 'Grace', lastName: 'Hopper', timezone: 'America/New_York' }];
-		const { outputs, error } = await world().runChain(steps, world().apiKey(owner().id, key), { input, inputName: 'New Host' });
+		const { outputs, error } = await world().runChain(steps, world().apiKey(owner().id, key), { input, inputName: 'Not a User Yet' });
 		expect(error).toBeUndefined();
 		expect(outputs['Intro Call']).toEqual([
 			expect.objectContaining({ meetingInfo: expect.objectContaining({ name: 'Intro Call', duration: 30 }), meetingOptions: { allowedDurations: [30, 60], allowAddingGuests: true } }),

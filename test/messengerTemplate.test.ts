@@ -57,7 +57,7 @@ describe('Messenger Template', () => {
 		const lead = workflow.nodes.find((node) => node.name === 'Lead')!;
 		const fields = ((lead.parameters as IDataObject).assignments as { assignments: Array<{ name: string; value: string }> }).assignments;
 		const input = Object.fromEntries(fields.map(({ name, value }) => [name, value]));
-		const sender = workflow.nodes.find((node) => node.type === 'n8n-nodes-scheduling-platform.schedulingPlatformMessenger')!;
+		const sender = workflow.nodes.find((node) => node.name === 'Send Welcome Template')!;
 		expect(sender.credentials).toEqual({ schedulingPlatformPatApi: { id: 'spDemoOwnerPat01', name: 'Demo Token (Ada Admin)' } });
 		const { items, error } = await world().runNode(sender.parameters as IDataObject, world().pat(), { input: [input] });
 		expect(error).toBeUndefined();

@@ -205,7 +205,7 @@ describe('publishing and unpublishing', () => {
 				`1. ID ${ids[0]}: https://n8n.example.com/webhook/3f2a9c1e…/webhook ("Subscription 1"; booking_created, booking_cancelled)`,
 				`2. ID ${ids[1]}: https://hooks.example.com/receiver-2 (no description; form_submission)`,
 				...[3, 4, 5, 6].map((n, index) => `${n}. ID ${ids[index + 2]}: https://hooks.example.com/receiver-${n} ("Subscription ${n}"; form_submission)`),
-				'To free one, delete a subscription the platform no longer needs (in the platform, or with DELETE /webhooks/{id}), or deactivate (unpublish) another n8n workflow that uses this trigger; then publish this workflow again. Listening for a test event also takes one while it listens.',
+				'To free one, delete a subscription the platform no longer needs (in the platform, or with DELETE /webhooks/{id}), or deactivate (unpublish) another n8n workflow that uses this trigger; then publish this workflow again (n8n 2.x; activate it in n8n 1.x). Listening for a test event also takes one while it listens.',
 			].join('\n'),
 		);
 		expect(outcome.error?.description).toBeFalsy();
@@ -223,7 +223,7 @@ describe('publishing and unpublishing', () => {
 			const outcome = await plain.method(method);
 			// The fix is in the message: n8n shows only the message of an activation error.
 			expect(outcome.error?.message).toBe(
-				`The webhook URL http://n8n.example.com/webhook/${String(node.webhookId)}/webhook is not https, so the Scheduling Platform cannot deliver to it (it delivers only to https addresses). Set n8n's WEBHOOK_URL environment variable to the public https address of this n8n (for example https://n8n.example.com/), restart n8n and publish the workflow again. Plain http is accepted only for a loopback address (127.0.0.1, localhost, ::1), for local tests.`,
+				`The webhook URL http://n8n.example.com/webhook/${String(node.webhookId)}/webhook is not https, so the Scheduling Platform cannot deliver to it (it delivers only to https addresses). Set n8n's WEBHOOK_URL environment variable to the public https address of this n8n (for example https://n8n.example.com/), restart n8n and publish the workflow again (n8n 2.x; activate it in n8n 1.x). Plain http is accepted only for a loopback address (127.0.0.1, localhost, ::1), for local tests.`,
 			);
 		}
 		expect(await sent()).toEqual([]);

@@ -29,7 +29,7 @@ export function webhookUrl(ctx: IHookFunctions): string {
 	if (parsed?.protocol === 'https:' || (parsed?.protocol === 'http:' && isLoopbackHost(parsed.hostname))) return url;
 	throw new NodeOperationError(
 		ctx.getNode(),
-		`The webhook URL ${url || '(none)'} is not https, so the Scheduling Platform cannot deliver to it (it delivers only to https addresses). Set n8n's WEBHOOK_URL environment variable to the public https address of this n8n (for example https://n8n.example.com/), restart n8n and publish the workflow again. Plain http is accepted only for a loopback address (127.0.0.1, localhost, ::1), for local tests.`,
+		`The webhook URL ${url || '(none)'} is not https, so the Scheduling Platform cannot deliver to it (it delivers only to https addresses). Set n8n's WEBHOOK_URL environment variable to the public https address of this n8n (for example https://n8n.example.com/), restart n8n and publish the workflow again (n8n 2.x; activate it in n8n 1.x). Plain http is accepted only for a loopback address (127.0.0.1, localhost, ::1), for local tests.`,
 	);
 }
 
@@ -130,7 +130,7 @@ function limitReached(ctx: IHookFunctions, existing: Subscription[]): NodeOperat
 	const message = [
 		`The company's limit of ${SUBSCRIPTION_LIMIT} webhook subscriptions is reached, and this workflow would need one more. The company's subscriptions are:`,
 		...existing.map((subscription, index) => `${index + 1}. ${listed(subscription)}`),
-		'To free one, delete a subscription the platform no longer needs (in the platform, or with DELETE /webhooks/{id}), or deactivate (unpublish) another n8n workflow that uses this trigger; then publish this workflow again. Listening for a test event also takes one while it listens.',
+		'To free one, delete a subscription the platform no longer needs (in the platform, or with DELETE /webhooks/{id}), or deactivate (unpublish) another n8n workflow that uses this trigger; then publish this workflow again (n8n 2.x; activate it in n8n 1.x). Listening for a test event also takes one while it listens.',
 	].join('\n');
 	return new NodeOperationError(ctx.getNode(), message);
 }

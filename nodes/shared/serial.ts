@@ -1,6 +1,6 @@
 /**
  * Work that must not overlap, one after the other in the order it was asked for, across the items a node runs in
- * parallel: items with the same email (Contact Create or Update) or read-modify-write of one settings list.
+ * parallel: items with the same email or phone number (Contact Create or Update) or read-modify-write of one settings list.
  */
 
 const inFlight = new Map<string, Promise<unknown>>();

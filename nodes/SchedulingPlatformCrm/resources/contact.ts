@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { contactOf, contactsWithEmail } from '../../shared/contacts';
+import type { MatchKey } from '../../shared/contacts';
+import { comparable, contactOf, contactsWith } from '../../shared/contacts';
 import { getManyFields } from '../../shared/getMany';
 import { userLocator } from '../../shared/locators';
 import { oneAtATime } from '../../shared/serial';
@@ -13,7 +14,8 @@ import { companyLocator, contactOrEmailLocator, locatorField } from '../locators
 
 /**
  * Contact (api-reference §3). The API answers a contact as { item, appointments }: the node outputs the
- * contact itself. Create does not deduplicate; Create or Update finds the contact of the email first.
+ * contact itself. Create does not deduplicate; Create or Update finds the contact of the email (else of the phone
+ * number) first.
  */
 
 const IMPORT_BATCH = 1000;
@@ -43,7 +45,7 @@ function changes(contact: IDataObject, wanted: IDataObject): IDataObject {
 			const stored = (contact.additionalData ?? {}) as IDataObject;
 			const data = Object.fromEntries(Object.entries(value as IDataObject).filter(([name, v]) => JSON.stringify(stored[name]) !== JSON.stringify(v)));
 			if (Object.keys(data).length) result.additionalData = data;
-		} else if (key === 'email' ? String(contact.email ?? '').toLowerCase() !== String(value).toLowerCase() : key === 'tags' ? !sameList(contact.tags, value) : contact[key] !== value) {
+		} else if (key === 'email' ? comparable(key, contact.email) !== comparable(key, value) : key === 'tags' ? !sameList(contact.tags, value) : contact[key] !== value) {
 			result[key] = value;
 		}
 	}
@@ -51,14 +53,15 @@ function changes(contact: IDataObject, wanted: IDataObject): IDataObject {
 }
 
 /**
- * Create or Update: the contact of the email (the oldest when several share it) gets only what differs; none is
- * created. Items with the same email run one after the other, so a new email is created once.
+ * Create or Update: the contact of the email, or without an email of the phone number (the oldest when several share
+ * it), gets only what differs; none is created. Items with the same key run one after the other, so a new one is
+ * created once.
  */
 async function createOrUpdate(call: OperationCall): Promise<IDataObject[]> {
 	const wanted = call.request.body!;
-	const email = String(wanted.email);
-	return await oneAtATime(email.toLowerCase(), async () => {
-		const [found] = (await contactsWithEmail(call.send, email, call.fail)).sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)));
+	const key: MatchKey = wanted.email ? { field: 'email', value: String(wanted.email) } : { field: 'phoneNumber', value: String(wanted.phoneNumber) };
+	return await oneAtATime(`${key.field}:${comparable(key.field, key.value)}`, async () => {
+		const [found] = (await contactsWith(call.send, key, call.fail)).sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)));
 		if (!found) return [{ ...contactOf(await call.send({ method: 'POST', path: '/crm', body: wanted }), call.fail), outcome: 'created' }];
 		const changed = changes(found, wanted);
 		if (!Object.keys(changed).length) return [{ ...found, outcome: 'unchanged' }];
@@ -107,7 +110,13 @@ export const contactOperations: ResourceDefinitions = {
 		},
 		prepare: async (call) => {
 			Object.assign(call.request.body!, await contactBody(call, 'upsert', false));
-			if (!call.request.body!.email) call.fail('Create or Update needs an email to find the contact', 'Map the Email field in Contact Fields (or give the input items an "email" field with "Map Automatically").');
+			const { email, phoneNumber } = call.request.body!;
+			if (!email && !phoneNumber) {
+				call.fail(
+					'Create or Update needs an email or a phone number to find the contact',
+					'Map the Email field (or, for contacts known only by phone, Phone Number) in Contact Fields, or give the input items an "email" or "phoneNumber" field with "Map Automatically".',
+				);
+			}
 		},
 		perform: createOrUpdate,
 	},
