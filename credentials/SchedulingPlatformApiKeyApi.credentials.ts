@@ -14,7 +14,7 @@ import {
 export class SchedulingPlatformApiKeyApi implements ICredentialType {
 	name = 'schedulingPlatformApiKeyApi';
 
-	displayName = 'Scheduling Platform API-Key API';
+	displayName = 'Scheduling Platform API';
 
 	icon = { light: 'file:../icons/schedulingPlatform.svg', dark: 'file:../icons/schedulingPlatform.dark.svg' } as const;
 

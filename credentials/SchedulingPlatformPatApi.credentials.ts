@@ -13,7 +13,7 @@ import {
 export class SchedulingPlatformPatApi implements ICredentialType {
 	name = 'schedulingPlatformPatApi';
 
-	displayName = 'Scheduling Platform Token API';
+	displayName = 'Scheduling Platform Personal Access Token API';
 
 	icon = { light: 'file:../icons/schedulingPlatform.svg', dark: 'file:../icons/schedulingPlatform.dark.svg' } as const;
 

@@ -8,8 +8,9 @@ import { listOrderOf } from './listOrder';
 import { deliverInbound } from './messenger';
 import { RateLimitConfig } from './rateLimit';
 import { addSyncedEmail, NewSyncedEmail } from './groups/emails';
-import { actAsSigner } from './groups/signatures';
+import { actAsSigner, allSignatureRequests } from './groups/signatures';
 import { seed } from './seed';
+import { signingPage } from './signingPage';
 import { resetState, SandboxState } from './state';
 import { ApiKeyStatus, ApprovalKind, NewCalendarConnection, NewUser } from './store';
 import { Fields, validateBody } from './validation';
@@ -23,6 +24,8 @@ interface ControlRoute {
 	path: RegExp;
 	/** 201 for what creates something, else 200. */
 	status?: number;
+	/** The answer is a web page (text), not JSON. */
+	html?: boolean;
 	body?: Schema;
 	run: (state: SandboxState, body: Fields, params: string[]) => unknown;
 }
@@ -211,6 +214,13 @@ const routes: ControlRoute[] = [
 		run: (state, body) => attach(state.store, body.recordId as string, body.attachment as Record<string, unknown>),
 	},
 	{
+		// The signing page for people (signingPage.ts): every request, with buttons for the signer whose turn it is.
+		method: 'GET',
+		path: /^\/sign$/,
+		html: true,
+		run: (state) => signingPage(allSignatureRequests(state.store)),
+	},
+	{
 		// The signing page of a signer (signatures.ts): signs or declines, in the signers' order.
 		method: 'POST',
 		path: /^\/signatures\/([^/]+)\/(sign|decline)$/,
@@ -324,14 +334,15 @@ const routes: ControlRoute[] = [
 	},
 ];
 
-/** Answers a request under `/__sandbox`: no auth, no rate limit, not logged. Returns status and body. */
-export function control(state: SandboxState, method: string, path: string, body: unknown): { status: number; body: unknown } {
+/** Answers a request under `/__sandbox`: no auth, no rate limit, not logged. Returns status, body and (for a page) headers. */
+export function control(state: SandboxState, method: string, path: string, body: unknown): { status: number; body: unknown; headers?: Record<string, string> } {
 	const subpath = path.slice(CONTROL_PREFIX.length);
 	for (const route of routes) {
 		const match = route.method === method ? route.path.exec(subpath) : null;
 		if (!match) continue;
 		const input = route.body ? validateBody(route.body, body) : {};
-		return { status: route.status ?? 200, body: route.run(state, input, match.slice(1)) };
+		const headers = route.html ? { 'Content-Type': 'text/html; charset=utf-8' } : undefined;
+		return { status: route.status ?? 200, body: route.run(state, input, match.slice(1)), headers };
 	}
 	throw apiError(404, `Cannot ${method} ${path}`);
 }

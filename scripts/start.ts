@@ -198,6 +198,7 @@ n8n ${demo.host.version} is running with ${PACKAGE_NAME} and the sandbox API.
   Editor:       ${demo.editorUrl}
   Log in with:  ${LOGIN.email} / ${LOGIN.password}
   Sandbox API:  ${demo.sandbox.url} (demo data, fresh on every start)
+  Signing page: ${demo.sandbox.url}/__sandbox/sign (sign the signature requests you send; nobody gets an email)
 
   What to try first:
    1. Open a workflow under Overview and click "Execute workflow":

@@ -47,12 +47,12 @@ describe('Attendee', () => {
 
 	test('Add Guest refuses a bad or missing email before sending anything', async () => {
 		const { error } = await world().runNode(
-			{ resource: 'attendee', operation: 'addGuest', appointmentId: byId('some-appointment'), attendeeId: 'some-attendee', guestEmail: 'joan at example' },
+			{ resource: 'attendee', operation: 'addGuest', appointmentId: byId('0b7e6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f'), attendeeId: 'some-attendee', guestEmail: 'joan at example' },
 			world().pat(),
 		);
 		expect(error?.message).toBe('Guest Email must be an email address such as jane@example.com; "joan at example" is not');
 		const missing = await world().runNode(
-			{ resource: 'attendee', operation: 'addGuest', appointmentId: byId('some-appointment'), attendeeId: 'some-attendee', guestEmail: ' ' },
+			{ resource: 'attendee', operation: 'addGuest', appointmentId: byId('0b7e6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f'), attendeeId: 'some-attendee', guestEmail: ' ' },
 			world().pat(),
 		);
 		expect(missing.error?.message).toBe('Guest Email is required');
@@ -87,7 +87,7 @@ describe('Attendee', () => {
 
 	test('Remove refuses a reason over 500 characters before sending', async () => {
 		const { error } = await world().runNode(
-			{ resource: 'attendee', operation: 'remove', appointmentId: byId('some-appointment'), attendeeId: 'some-attendee', additionalFields: { reason: 'x'.repeat(501) } },
+			{ resource: 'attendee', operation: 'remove', appointmentId: byId('0b7e6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f'), attendeeId: 'some-attendee', additionalFields: { reason: 'x'.repeat(501) } },
 			world().pat(),
 		);
 		expect(error?.message).toBe('Reason must be at most 500 characters long; it has 501');

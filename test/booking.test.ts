@@ -301,11 +301,13 @@ describe('Booking: the Hosts list', () => {
 });
 
 describe('Booking: Create', () => {
-	test('sends receiveReminders and an empty notes object, fills the host, and answers booked', async () => {
+	test('sends receiveReminders and an empty notes object, fills the host, and outputs the booked appointment read back once', async () => {
 		const id = await world().createMeetingType('Create Wire');
 		const { items, error } = await world().runNode(create(id, '2027-03-08T10:00:00+01:00', 'jane@example.com'), world().pat());
 		expect(error).toBeUndefined();
-		expect((await world().requests()).map(wire)).toEqual([
+		const log = (await world().requests()).map(wire);
+		const appointmentId = log[2]?.path.split('/').pop();
+		expect(log).toEqual([
 			{ method: 'GET', path: `/v4/meeting-type/${id}`, query: '', headers: world().patHeaders(), body: null },
 			{
 				method: 'POST',
@@ -319,12 +321,14 @@ describe('Booking: Create', () => {
 					hostIds: [owner().id],
 				},
 			},
+			{ method: 'GET', path: `/v4/appointment/${String(appointmentId)}`, query: '', headers: world().patHeaders(), body: null },
 		]);
-		expect(items).toEqual([{ status: 'booked', appointmentId: expect.any(String), secret: expect.stringMatching(/^[0-9a-f]{32}$/) }]);
-		const booked = await appointment(items[0].appointmentId as string);
+		const booked = await appointment(String(appointmentId));
+		expect(items).toEqual([{ status: 'booked', appointmentId, ...booked }]);
+		expect(Object.keys(items[0]).slice(0, 3)).toEqual(['status', 'appointmentId', 'secret']);
 		expect(booked).toMatchObject({
-			id: items[0].appointmentId,
-			secret: items[0].secret,
+			id: appointmentId,
+			secret: expect.stringMatching(/^[0-9a-f]{32}$/),
 			userId: owner().id,
 			start: '2027-03-08T09:00:00.000Z',
 			end: '2027-03-08T09:30:00.000Z',
@@ -338,6 +342,31 @@ describe('Booking: Create', () => {
 			icsTitle: null,
 			icsDescription: null,
 		});
+	});
+
+	test('when the read back fails the booking stands: the item says so and carries what the request knows (run again would book twice)', async () => {
+		const id = await world().createMeetingType('Create Read Fails');
+		await world().control('POST', '/__sandbox/faults', { method: 'GET', path: '/v4/appointment/*', status: 500, body: { statusCode: 500, message: 'Internal server error' } });
+		const { items, error } = await world().runNode(create(id, '2027-03-08T11:00:00+01:00', 'jane@example.com'), world().pat());
+		expect(error).toBeUndefined();
+		const log = await world().requests();
+		expect(log.map((request) => `${request.method} ${request.path.replace(/^(\/v4\/appointment\/)[0-9a-f-]{36}$/, '$1{id}')} ${request.status}`)).toEqual([
+			`GET /v4/meeting-type/${id} 200`,
+			'POST /v4/booking 201',
+			'GET /v4/appointment/{id} 500',
+		]);
+		const answer = await world().api('GET', log[2].path, ownerPat());
+		expect(items).toEqual([
+			{
+				status: 'booked',
+				appointmentId: answer.body.id,
+				secret: answer.body.secret,
+				meetingTypeId: id,
+				start: '2027-03-08T11:00:00+01:00',
+				attendees: [{ email: 'jane@example.com', firstname: 'Jane', lastname: 'Doe' }],
+				readBack: 'The booking was made; reading the appointment back failed: The API failed with a server error (HTTP 500)',
+			},
+		]);
 	});
 
 	test('form answers become the notes object; every additional field reaches the body; a start without offset is read in the attendee\'s zone', async () => {
@@ -393,6 +422,7 @@ describe('Booking: Create', () => {
 					skipNotifications: true,
 				},
 			},
+			{ method: 'GET', path: `/v4/appointment/${String(items[0].appointmentId)}`, query: '', headers: world().patHeaders(), body: null },
 		]);
 		const booked = await appointment(items[0].appointmentId as string);
 		expect(booked).toMatchObject({
@@ -488,6 +518,9 @@ describe('Booking: Create', () => {
 				bookingType: 'requireHostConfirmation',
 				provisionalBookingId: expect.any(String),
 				message: 'No appointment exists yet: the host must confirm the booking first.',
+				meetingTypeId: id,
+				start,
+				attendees: [{ email: 'wait@example.com', firstname: 'Jane', lastname: 'Doe' }],
 			},
 		]);
 		await world().control('POST', `/__sandbox/meeting-types/${id}/approval`, { bookingType: 'doubleOptIn' });
@@ -498,6 +531,9 @@ describe('Booking: Create', () => {
 				bookingType: 'doubleOptIn',
 				provisionalBookingId: expect.any(String),
 				message: 'No appointment exists yet: the attendee must confirm the booking with the link in the email they receive (double opt-in).',
+				meetingTypeId: id,
+				start,
+				attendees: [{ email: 'wait@example.com', firstname: 'Jane', lastname: 'Doe' }],
 			},
 		]);
 		expect(optIn.items[0].provisionalBookingId).not.toBe(host.items[0].provisionalBookingId);
@@ -515,12 +551,14 @@ describe('Booking: Create', () => {
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.status)).toEqual(['booked', 'booked']);
 		const sent = (await world().requests()).map(wire);
-		expect(sent.map((request) => `${request.method} ${request.path}`)).toEqual([
+		expect(sent.map((request) => `${request.method} ${request.path.replace(/^(\/v4\/appointment\/)[0-9a-f-]{36}$/, '$1{id}')}`).sort()).toEqual([
+			'GET /v4/appointment/{id}',
+			'GET /v4/appointment/{id}',
 			`GET /v4/meeting-type/${id}`,
 			'POST /v4/booking',
 			'POST /v4/booking',
-		]);
-		expect(sent.slice(1).map((request) => request.body)).toEqual(
+		].sort());
+		expect(sent.filter((request) => request.method === 'POST').map((request) => request.body)).toEqual(
 			leads.map(({ email, start }) => ({
 				meetingTypeId: id,
 				start,

@@ -1,7 +1,11 @@
-import type { IDataObject } from 'n8n-workflow';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { addNote, addTask, crmParent, logCall } from './harness/crm';
-import { byId, useWorld, wire } from './harness/world';
+import { CRM_NODE_TYPE, getEngine } from './harness/engine';
+import { byId, PAT_TYPE, useWorld, wire } from './harness/world';
 
 /** Contact operations of the CRM node: exact wire format and output items, against the sandbox. */
 
@@ -180,6 +184,57 @@ describe('Contact: Get, Get Many, Update, Delete', () => {
 			'plan:options',
 		]);
 		expect(fields[7].options).toEqual([{ name: 'Basic', value: 'basic' }, { name: 'Pro', value: 'pro' }]);
+	});
+});
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
+}
+
+describe('Contact Fields mapper when the data fields cannot be read', () => {
+	const ownIds = ['firstName', 'lastName', 'email', 'phoneNumber', 'notes', 'language', 'title', 'employer', 'seniority', 'function', 'location'];
+
+	test('a wrong Base URL still lists the contact\'s own fields, and a read-only line and the notice say why the data fields are missing', async () => {
+		const port = await closedPort();
+		const credential = { type: PAT_TYPE, data: { baseUrl: `http://127.0.0.1:${port}`, token: ownerPat() } } as const;
+		const { result, error } = await world().resourceMapping('getContactFields', { resource: 'contact', operation: 'create' }, credential);
+		expect(error).toBeUndefined();
+		const reason = 'Could not get an answer from the API. Network error ECONNREFUSED. Check the Base URL in the credential and that the API is reachable from n8n, then try again.';
+		expect(result!.fields.map((field) => field.id)).toEqual([...ownIds, 'addressLine1', 'addressLine2', 'addressLine3', 'addressCity', 'addressZip', 'addressCountry', 'dataFieldsNotLoaded']);
+		expect(result!.fields.at(-1)).toEqual({
+			id: 'dataFieldsNotLoaded',
+			displayName: `Data fields not loaded: ${reason} Once that is fixed, reopen this node (or switch Mapping Column Mode) to load them.`,
+			type: 'string',
+			required: false,
+			defaultMatch: false,
+			canBeUsedToMatch: false,
+			display: true,
+			readOnly: true,
+		});
+		expect(result!.emptyFieldsNotice).toBe(`The company's data fields could not be loaded, so only the contact's own fields are listed: ${reason}`);
+	});
+
+	test('a token the API refuses: the own fields and the API\'s reason with its fix; a working credential lists the data fields and no notice', async () => {
+		const revoked = await world().mintPat(world().seed.users.owner.id);
+		await world().control('POST', `/__sandbox/pats/${revoked.id}/revoke`);
+		const refused = await world().resourceMapping('getContactFields', { resource: 'contact', operation: 'importMany' }, world().pat(revoked.token));
+		expect(refused.result!.fields.map((field) => field.id)).toEqual(['firstName', 'lastName', 'email', 'phoneNumber', 'notes', 'dataFieldsNotLoaded']);
+		expect(refused.result!.emptyFieldsNotice).toMatch(/^The company's data fields could not be loaded, so only the contact's own fields are listed: .*\(HTTP 401\)/);
+		const working = await world().resourceMapping('getContactFields', { resource: 'contact', operation: 'importMany' }, world().pat());
+		expect(working.result!.fields.map((field) => field.id)).toEqual(['firstName', 'lastName', 'email', 'phoneNumber', 'notes', 'shoeSize', 'newsletter', 'plan']);
+		expect(working.result!.emptyFieldsNotice).toBeUndefined();
+	});
+
+	test('the mapper reloads when the operation or the Authentication changes, and Map Each Column Manually starts with every field shown', async () => {
+		const { properties } = (await getEngine()).nodeTypes.getByNameAndVersion(CRM_NODE_TYPE).description;
+		const mapper = properties.find((property: INodeProperties) => property.name === 'contactFields')!;
+		expect(mapper.typeOptions?.loadOptionsDependsOn).toEqual(['operation', 'authentication']);
+		expect(mapper.typeOptions?.resourceMapper).toMatchObject({ resourceMapperMethod: 'getContactFields', addAllFields: true, supportAutoMap: true });
 	});
 });
 

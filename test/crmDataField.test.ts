@@ -85,7 +85,7 @@ describe('Data Field', () => {
 
 	test('an ID that is not a number is refused before sending, naming the field', async () => {
 		const { error } = await world().runNode({ resource: 'dataField', operation: 'getUsage', dataFieldId: byId('={{ "budget" }}') }, world().pat());
-		expect(error?.message).toBe('Data Field ID must be a number, such as 12; "budget" is not');
+		expect(error?.message).toBe('Data Field ID must be a number, such as 42; "budget" is not');
 		expect(await world().requests()).toEqual([]);
 	});
 

@@ -234,12 +234,52 @@ describe('Invoicing: lists in the editor', () => {
 			expect(loaded.error).toBeUndefined();
 			return (loaded.result?.results ?? []).map((option) => [option.name, option.value]);
 		};
-		expect(await names('listSearch', 'searchDocuments')).toEqual([['Draft invoice of 2026-02-03 · 952.00 EUR · draft', draft.id]]);
+		expect(await names('listSearch', 'searchDocuments')).toEqual([['Draft invoice of 2026-02-03 · lists@example.com · 952.00 EUR · draft', draft.id]]);
 		expect(await names('listSearch', 'searchProducts', 'aud')).toEqual([['Audit (800.00 EUR per day)', product.id]]);
 		expect(await names('loadOptions', 'getProducts')).toEqual([['- None -', ''], ['Audit (800.00 EUR per day)', product.id]]);
 		expect(await names('listSearch', 'searchRecurringInvoices')).toEqual([['Audit plan (quarterly, next 2030-01-01, active)', schedule.id]]);
 		expect(await names('loadOptions', 'getRecurringInvoices')).toEqual([['Audit plan (quarterly, next 2030-01-01, active)', schedule.id]]);
 		expect(await names('listSearch', 'searchBillingRuns')).toEqual([[`${run.runDate as string} (dry run): 0 invoices, completed`, run.id]]);
 		expect(await names('listSearch', 'searchContacts')).toEqual([['lists@example.com', who]]);
+	});
+
+	test('documents name their contact; two that would still read the same get the start of their ID; each contact is read once per page', async () => {
+		const tenant = await freshTenant(world());
+		await api('PATCH', '/invoicing/settings', FRESH_SELLER, tenant.token);
+		const ada = (await api('POST', '/crm', { email: 'ada@client.example', firstName: 'Ada', lastName: 'Lovelace' }, tenant.token)).body.item as IDataObject;
+		const bob = (await api('POST', '/crm', { email: 'bob@client.example', firstName: 'Bob', lastName: 'Byte' }, tenant.token)).body.item as IDataObject;
+		const draftOf = async (contactId: unknown) =>
+			(await api('POST', '/invoicing/documents', { type: 'invoice', contactId, issueDate: '2026-11-25', lineItems: [{ description: 'Visit', quantity: 1, unitPrice: 120 }] }, tenant.token)).body;
+		const [first, second, other] = [await draftOf(ada.id), await draftOf(ada.id), await draftOf(bob.id)];
+		const sent = await draftOf(bob.id);
+		await api('POST', `/invoicing/documents/${String(sent.id)}/finalise`, undefined, tenant.token);
+		await world().clearRequests();
+		const loaded = await world().listSearch('searchDocuments', { resource: 'document', operation: 'get' }, world().pat(tenant.token));
+		expect(loaded.error).toBeUndefined();
+		const byValue = Object.fromEntries((loaded.result?.results ?? []).map((option) => [option.value, option.name]));
+		expect(byValue).toEqual({
+			[String(first.id)]: `Draft invoice of 2026-11-25 · Ada Lovelace · 142.80 EUR · draft · ID ${String(first.id).slice(0, 8)}`,
+			[String(second.id)]: `Draft invoice of 2026-11-25 · Ada Lovelace · 142.80 EUR · draft · ID ${String(second.id).slice(0, 8)}`,
+			[String(other.id)]: 'Draft invoice of 2026-11-25 · Bob Byte · 142.80 EUR · draft',
+			[String(sent.id)]: 'INV-2026-0001 · Bob Byte · 142.80 EUR · finalised',
+		});
+		const reads = (await world().requests()).map((request) => `${request.method} ${request.path}?${request.query}`);
+		expect(reads.sort()).toEqual(
+			['GET /invoicing/documents?page=1&limit=25', `GET /crm/details?contactId=${String(ada.id)}`, `GET /crm/details?contactId=${String(bob.id)}`].sort(),
+		);
+		// The contact's name is searchable too (the documents list has no search of its own: each page is filtered here).
+		const bobs = await world().listSearch('searchDocuments', { resource: 'document', operation: 'get' }, world().pat(tenant.token), 'bob byte');
+		expect((bobs.result?.results ?? []).map((option) => option.value).sort()).toEqual([other.id, sent.id].sort());
+	});
+
+	test('contacts that read the same (the API does not deduplicate) are told apart by the start of their ID', async () => {
+		const tenant = await freshTenant(world());
+		const twice = [];
+		for (let index = 0; index < 2; index++) twice.push((await api('POST', '/crm', { email: 'twin@client.example', firstName: 'Tom', lastName: 'Twin' }, tenant.token)).body.item as IDataObject);
+		await api('POST', '/crm', { email: 'solo@client.example', firstName: 'Sue', lastName: 'Solo' }, tenant.token);
+		const loaded = await world().listSearch('searchContacts', { resource: 'document', operation: 'create' }, world().pat(tenant.token));
+		expect((loaded.result?.results ?? []).map((option) => option.name).sort()).toEqual(
+			['Sue Solo (solo@client.example)', ...twice.map((contact) => `Tom Twin (twin@client.example) · ID ${String(contact.id).slice(0, 8)}`)].sort(),
+		);
 	});
 });

@@ -1,6 +1,7 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 
 import { crmParent } from './harness/crm';
+import { getEngine, INVOICING_NODE_TYPE } from './harness/engine';
 import { byId, useWorld, wire } from './harness/world';
 
 /**
@@ -280,4 +281,14 @@ describe('Invoicing: Document', () => {
 		const twice = await world().runNode(doc('convert', offer.id as string), world().pat());
 		expect(twice.error?.message).toBe(`This offer was already converted into invoice ${converted.items[0].id as string} (HTTP 409)`);
 	});
+});
+
+test('a line row shows Product first (it fills the others), then what is billed, how many and the price, in Create, Update and recurring invoices', async () => {
+	const { properties } = (await getEngine()).nodeTypes.getByNameAndVersion(INVOICING_NODE_TYPE).description;
+	const rows = properties.filter((property: INodeProperties) => property.name === 'lineItemsForm');
+	expect(rows.length).toBeGreaterThanOrEqual(2);
+	for (const row of rows) {
+		const [line] = row.options as INodePropertyCollection[];
+		expect(line.values.map((field) => field.displayName)).toEqual(['Product Name or ID', 'Description', 'Quantity', 'Unit', 'Unit Price', 'Tax Rate (%)', 'Discount (%)']);
+	}
 });

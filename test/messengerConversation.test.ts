@@ -60,7 +60,7 @@ describe('Messenger Conversation', () => {
 		]);
 		await world().clearRequests();
 
-		const missing = await world().runNode({ resource: 'conversation', operation: 'get', conversationId: byId('no-such-conversation') }, world().pat());
+		const missing = await world().runNode({ resource: 'conversation', operation: 'get', conversationId: byId('0b7e6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f') }, world().pat());
 		expect(missing.error?.message).toBe('Conversation not found (HTTP 404)');
 		const outsider = await world().mintPat(world().seed.users.outsider.id);
 		const foreign = await world().runNode({ resource: 'conversation', operation: 'get', conversationId: byId(grace.id) }, world().pat(outsider.token));

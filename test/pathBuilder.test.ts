@@ -13,33 +13,35 @@ const world = useWorld();
 const ADVICE = 'An ID that is empty or only dots would call another address than the one meant. Check the ID this request took from its input or from an earlier answer.';
 
 describe('the path builder', () => {
-	test('a definition\'s path ID of dots is refused naming the field (Appointment Get, CRM Deal Get)', async () => {
+	test('a definition\'s path ID of dots is refused naming the field (Availability Exception Delete, Company Get by Domain)', async () => {
 		const tenant = await freshTenant(world());
 		await world().clearRequests();
 		const credential = world().pat(tenant.token);
-		const appointment = await world().runNode({ resource: 'appointment', operation: 'get', appointmentId: byId('..') }, credential);
-		expect(appointment.error?.message).toBe('Appointment ID cannot be "..": enter the ID of an existing item');
-		const deal = await world().runNode({ resource: 'deal', operation: 'get', dealId: byId('={{ "." }}') }, credential);
-		expect(deal.error?.message).toBe('Deal ID cannot be ".": enter the ID of an existing item');
+		const exception = await world().runNode({ resource: 'availabilityException', operation: 'delete', exceptionId: '..' }, credential);
+		expect(exception.error?.message).toBe('Exception ID cannot be "..": enter the ID of an existing item');
+		const company = await world().runNode({ resource: 'company', operation: 'getByDomain', domain: '={{ "." }}' }, credential);
+		expect(company.error?.message).toBe('Domain cannot be ".": enter the ID of an existing item');
 		expect(await world().requests()).toEqual([]);
 	});
 
-	test('an ID a hook puts into a path is refused by the builder: Get Open Slots reading the meeting type, Messenger Send reading the conversation', async () => {
+	test('an ID a hook takes from an answer is refused by the builder: Contact Create or Update writing to the contact its search found', async () => {
 		const tenant = await freshTenant(world());
+		const found = { item: { id: '..', email: 'dots@example.com', firstName: 'Old' }, appointments: [], nextAppointmentIso: null };
+		await world().control('POST', '/__sandbox/faults', { method: 'GET', path: '/crm', status: 200, body: { result: [found], page: 1, limit: 100, total: 1, totalPages: 1 } });
 		await world().clearRequests();
-		const credential = world().pat(tenant.token);
-		const slots = await world().runNode({ resource: 'booking', operation: 'getSlots', meetingTypeId: byId('..'), start: '2030-01-07', end: '2030-01-08', timezone: 'UTC' }, credential);
-		expect(slots.error).toMatchObject({ message: 'The id in the path /v4/meeting-type/{id} cannot be ".."', description: ADVICE });
-		const sent = await world().runNode({ resource: 'message', operation: 'send', sendTo: 'conversation', conversationId: byId('..'), type: 'text', text: 'Hello' }, credential);
-		expect(sent.error?.message).toBe('The id in the path /v4/messenger/conversations/{id} cannot be ".."');
-		expect(await world().requests()).toEqual([]);
+		const { error } = await world().runNode(
+			{ resource: 'contact', operation: 'upsert', contactFields: { mappingMode: 'defineBelow', value: { email: 'dots@example.com', firstName: 'New' } } },
+			world().pat(tenant.token),
+		);
+		expect(error).toMatchObject({ message: 'The id in the path /crm/{id} cannot be ".."', description: ADVICE });
+		expect((await world().requests()).map((request) => `${request.method} ${request.path}`)).toEqual(['GET /v4/data-field', 'GET /crm']);
 	});
 
-	test('a trigger filter of dots is refused by the builder before the first poll reads anything', async () => {
+	test('a trigger filter of dots is refused (by its locator\'s form, before the builder) before the first poll reads anything', async () => {
 		const tenant = await freshTenant(world());
 		await world().clearRequests();
 		const outcome = await world().poll({ event: 'newBooking', bookingFilters: { meetingType: byId('..') } }, world().pat(tenant.token));
-		expect(outcome.error?.message).toBe('The id in the path /v4/meeting-type/{id} cannot be ".."');
+		expect(outcome.error?.message).toBe('Meeting Type ID must be in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc; ".." is not');
 		expect(await world().requests()).toEqual([]);
 		expect(outcome.staticData).toEqual({});
 	});

@@ -102,7 +102,7 @@ describe('Signatures: Signature Request', () => {
 		expect((await world().requests()).map(wire)).toEqual([
 			{ method: 'GET', path: `/v4/signatures/${created.id}`, query: '', headers: world().patHeaders(), body: null },
 		]);
-		const missing = await world().runNode({ resource: 'signatureRequest', operation: 'get', signatureRequestId: byId('nope') }, world().pat());
+		const missing = await world().runNode({ resource: 'signatureRequest', operation: 'get', signatureRequestId: byId('0b7e6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f') }, world().pat());
 		expect(missing.error).toMatchObject({ message: 'Signature request not found (HTTP 404)', httpCode: '404' });
 	});
 
@@ -209,7 +209,7 @@ describe('Signatures: Signature Request', () => {
 	});
 
 	test('Download Document: an error answer read as bytes is still the API\'s error; an answer that is not a PDF is refused, not stored as one', async () => {
-		const missing = await world().runNode({ resource: 'signatureRequest', operation: 'downloadDocument', signatureRequestId: byId('nope') }, world().pat());
+		const missing = await world().runNode({ resource: 'signatureRequest', operation: 'downloadDocument', signatureRequestId: byId('0b7e6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f') }, world().pat());
 		expect(missing.error).toMatchObject({ name: 'NodeApiError', message: 'Signature request not found (HTTP 404)', httpCode: '404' });
 		expect(missing.error?.description).toContain('The API says: Signature request not found.');
 
@@ -234,5 +234,40 @@ describe('Signatures: Signature Request', () => {
 		const { result, error } = await world().listSearch('searchSignatureRequests', { resource: 'signatureRequest', operation: 'get' }, world().pat(), 'unit 7');
 		expect(error).toBeUndefined();
 		expect(result).toEqual({ results: [{ name: 'Lease for unit 7 (pending)', value: created.id }] });
+	});
+});
+
+describe('the sandbox signing page (what npm start prints for signing without email)', () => {
+	/** The page as a browser gets it, and its Sign/Decline buttons: [request id, email, action]. */
+	async function page(): Promise<{ type: string | null; html: string; buttons: string[][] }> {
+		const answer = await fetch(`${world().url}/__sandbox/sign`);
+		const html = await answer.text();
+		const buttons = [...html.matchAll(/data-id="([^"]+)" data-email="([^"]+)" data-action="(sign|decline)"/g)].map((match) => match.slice(1));
+		return { type: answer.headers.get('content-type'), html, buttons };
+	}
+
+	test('lists each request with its signers; only the signer whose turn it is has buttons, which post to the signing route', async () => {
+		const created = await createRequest(world(), createBody([ANA, BEN], { title: 'Lease <draft> & annex' }));
+		const first = await page();
+		expect(first.type).toBe('text/html; charset=utf-8');
+		expect(first.html).toContain('<h2>Lease &lt;draft&gt; &amp; annex</h2>');
+		expect(first.html).not.toContain('<draft>');
+		expect(first.buttons.filter(([id]) => id === created.id)).toEqual([
+			[created.id, ANA.email, 'sign'],
+			[created.id, ANA.email, 'decline'],
+		]);
+		expect(first.html).toContain("fetch('/__sandbox/signatures/' + encodeURIComponent(button.dataset.id) + '/' + button.dataset.action");
+		// What a click on "Sign as Ana Lima" posts; then it is Ben's turn, and after him the request is completed.
+		await actAs(world(), created.id, ANA.email);
+		expect((await page()).buttons.filter(([id]) => id === created.id)).toEqual([
+			[created.id, BEN.email, 'sign'],
+			[created.id, BEN.email, 'decline'],
+		]);
+		await actAs(world(), created.id, BEN.email);
+		const done = await page();
+		expect(done.buttons.filter(([id]) => id === created.id)).toEqual([]);
+		expect(done.html).toContain(`Status: <b>completed</b> · ID <code>${created.id}</code>`);
+		// The page is not part of the API: nothing of it is in the request log.
+		expect(await world().requests()).toEqual([]);
 	});
 });

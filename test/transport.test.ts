@@ -44,19 +44,19 @@ describe('acting user', () => {
 
 describe('path parameters', () => {
 	test.each([
-		['../x', '/v4/meeting-type/..%2Fx'],
-		['a/b', '/v4/meeting-type/a%2Fb'],
-		['?q', '/v4/meeting-type/%3Fq'],
-		['%2e%2e', '/v4/meeting-type/%252e%252e'],
-	])('the id %s stays inside the path', async (id, path) => {
-		await world().runNode({ resource: 'meetingType', operation: 'get', meetingTypeId: byId(id) }, world().pat());
+		['../x', '/crm/companies/by-domain/..%2Fx'],
+		['a/b', '/crm/companies/by-domain/a%2Fb'],
+		['?q', '/crm/companies/by-domain/%3Fq'],
+		['%2e%2e', '/crm/companies/by-domain/%252e%252e'],
+	])('the path value %s stays inside the path', async (domain, path) => {
+		await world().runNode({ resource: 'company', operation: 'getByDomain', domain }, world().pat());
 		const [request] = await world().requests();
 		expect([request.method, request.path, request.query]).toEqual(['GET', path, '']);
 	});
 
 	test.each(['.', '..', '={{ "..." }}'])('an id of only dots (%s) is refused before sending, naming the field', async (id) => {
-		const { error } = await world().runNode({ resource: 'meetingType', operation: 'get', meetingTypeId: byId(id) }, world().pat());
-		expect(error?.message).toMatch(/^Meeting Type ID cannot be "\.+": enter the ID of an existing item$/);
+		const { error } = await world().runNode({ resource: 'availabilityException', operation: 'delete', exceptionId: id }, world().pat());
+		expect(error?.message).toMatch(/^Exception ID cannot be "\.+": enter the ID of an existing item$/);
 		expect(await world().requests()).toEqual([]);
 	});
 

@@ -72,6 +72,23 @@ export function mapperFields(operation: string, dataFields: DataField[]): Resour
 	return [...fields, ...extra].map((field) => ({ ...field, required: false, defaultMatch: false, display: true, canBeUsedToMatch: field.id === 'email' }));
 }
 
+/**
+ * The line that says why the data fields are missing: read-only and empty, so nothing is sent for it. Reloading the
+ * fields (reopen the node, or switch Mapping Column Mode) replaces it with the data fields once the reason is fixed.
+ */
+export function notLoadedField(reason: string): ResourceMapperField {
+	return {
+		id: 'dataFieldsNotLoaded',
+		displayName: `Data fields not loaded: ${reason} Once that is fixed, reopen this node (or switch Mapping Column Mode) to load them.`,
+		type: 'string',
+		required: false,
+		defaultMatch: false,
+		canBeUsedToMatch: false,
+		display: true,
+		readOnly: true,
+	};
+}
+
 /** The Contact Fields mapper, shown for these operations (Import Many: the fields the bulk import takes). */
 export function contactFieldsProperty(displayOptions: IDisplayOptions): INodeProperties {
 	return {
@@ -83,17 +100,19 @@ export function contactFieldsProperty(displayOptions: IDisplayOptions): INodePro
 		required: true,
 		displayOptions,
 		typeOptions: {
-			loadOptionsDependsOn: ['operation'],
+			// Reloaded when the operation or the Authentication changes (n8n offers no reload on a credential change).
+			loadOptionsDependsOn: ['operation', 'authentication'],
 			resourceMapper: {
 				resourceMapperMethod: 'getContactFields',
 				mode: 'add',
 				fieldWords: { singular: 'field', plural: 'fields' },
-				addAllFields: false,
+				addAllFields: true,
 				supportAutoMap: true,
 				noFieldsError: 'No contact fields found',
 			},
 		},
-		description: 'The contact\'s fields and the company\'s data fields. "Map Automatically" takes the input fields of the same names.',
+		description:
+			'The contact\'s own fields (always listed) and the company\'s data fields (read from the API); fields left empty here are not sent. "Map Automatically" takes the input fields of the same names.',
 	};
 }
 

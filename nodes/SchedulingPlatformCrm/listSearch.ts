@@ -23,15 +23,21 @@ export interface PageList {
 	searchParam?: string;
 	/** Other query parameters, such as the order. */
 	query?: IDataObject;
-	option: (item: IDataObject) => INodePropertyOptions;
+	/** Items per page: the API's most, unless the options read something per item (the contact names of documents). */
+	pageSize?: number;
+	/** The options of a page's items (`each` makes them one by one; a loader may read more first). */
+	options: (items: IDataObject[]) => INodePropertyOptions[] | Promise<INodePropertyOptions[]>;
 }
+
+/** Options made one by one from a page's items. */
+export const each = (option: (item: IDataObject) => INodePropertyOptions) => (items: IDataObject[]) => items.map(option);
 
 export async function searchPage(ctx: ILoadOptionsFunctions, list: PageList, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const page = Number(paginationToken ?? 1);
-	const qs: IDataObject = { page, limit: MAX_PAGE_SIZE, ...list.query };
+	const qs: IDataObject = { page, limit: list.pageSize ?? MAX_PAGE_SIZE, ...list.query };
 	if (filter && list.searchParam) qs[list.searchParam] = filter;
 	const answer = (await apiRequest(ctx, 0, { method: 'GET', path: list.path, qs })) as IDataObject;
-	const options = readItems(answer, list.itemsKey, failWith(ctx.getNode())).map(list.option);
+	const options = await list.options(readItems(answer, list.itemsKey, failWith(ctx.getNode())));
 	return {
 		results: list.searchParam ? options : options.filter((option) => matches(filter, option.name, option.value)),
 		paginationToken: page < Number(answer.totalPages ?? 0) ? String(page + 1) : undefined,
@@ -47,7 +53,7 @@ function contactName(row: IDataObject): INodePropertyOptions {
 
 export async function searchContacts(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const query = { sortBy: 'lastName', sortOrder: 'ASC' };
-	return await searchPage(this, { path: '/crm', itemsKey: 'result', searchParam: 'searchTerm', query, option: contactName }, filter, paginationToken);
+	return await searchPage(this, { path: '/crm', itemsKey: 'result', searchParam: 'searchTerm', query, options: each(contactName) }, filter, paginationToken);
 }
 
 export async function searchCompanies(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
@@ -55,7 +61,7 @@ export async function searchCompanies(this: ILoadOptionsFunctions, filter?: stri
 		name: company.domain ? `${String(company.name)} (${String(company.domain)})` : String(company.name),
 		value: String(company.id),
 	});
-	return await searchPage(this, { path: '/crm/companies', itemsKey: COMPANY_ITEMS, searchParam: 'search', option }, filter, paginationToken);
+	return await searchPage(this, { path: '/crm/companies', itemsKey: COMPANY_ITEMS, searchParam: 'search', options: each(option) }, filter, paginationToken);
 }
 
 export async function searchDeals(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
@@ -63,7 +69,7 @@ export async function searchDeals(this: ILoadOptionsFunctions, filter?: string, 
 		name: `${String(deal.name)} (${String((deal.stage as IDataObject | null)?.name ?? 'no stage')})`,
 		value: String(deal.id),
 	});
-	return await searchPage(this, { path: '/crm/deals', itemsKey: 'deals', searchParam: 'search', option }, filter, paginationToken);
+	return await searchPage(this, { path: '/crm/deals', itemsKey: 'deals', searchParam: 'search', options: each(option) }, filter, paginationToken);
 }
 
 /** Tasks by title, the earliest due first ("done" when completed); the API has no search, so each page is filtered here. */
@@ -72,7 +78,7 @@ export async function searchTasks(this: ILoadOptionsFunctions, filter?: string, 
 		name: `${String(task.title)}${task.dueDate ? ` (due ${String(task.dueDate)})` : ''}${task.completedAt ? ', done' : ''}`,
 		value: String(task.id),
 	});
-	return await searchPage(this, { path: '/crm/tasks', itemsKey: 'tasks', option }, filter, paginationToken);
+	return await searchPage(this, { path: '/crm/tasks', itemsKey: 'tasks', options: each(option) }, filter, paginationToken);
 }
 
 async function pipelines(ctx: ILoadOptionsFunctions): Promise<IDataObject[]> {

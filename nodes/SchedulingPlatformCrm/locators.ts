@@ -1,20 +1,23 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { contactEmailMode } from '../shared/contacts';
 import { locator } from '../shared/locators';
 
-/** Resource locators of the CRM records (their loaders in listSearch.ts). */
+/** Resource locators of the CRM records (their loaders in listSearch.ts); the IDs are UUIDs. */
 
-const EXAMPLE_ID = 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f';
+/** A contact From List or By ID (the triggers' filters and the rows of Deal Create take this one). */
+export const contactLocator = locator('searchContacts', 'Contact ID');
 
-export const contactLocator = locator('searchContacts', EXAMPLE_ID);
+/** A contact From List, By ID, or By Email (found when the node runs: exactly one contact must have it). */
+export const contactOrEmailLocator = locator('searchContacts', 'Contact ID', 'uuid', contactEmailMode);
 
-export const companyLocator = locator('searchCompanies', EXAMPLE_ID);
+export const companyLocator = locator('searchCompanies', 'Company ID');
 
-export const dealLocator = locator('searchDeals', EXAMPLE_ID);
+export const dealLocator = locator('searchDeals', 'Deal ID');
 
-export const taskLocator = locator('searchTasks', EXAMPLE_ID);
+export const taskLocator = locator('searchTasks', 'Task ID');
 
-export const pipelineLocator = locator('searchPipelines', EXAMPLE_ID);
+export const pipelineLocator = locator('searchPipelines', 'Pipeline ID');
 
 /** A resource locator property with these modes, empty by default. */
 export const locatorField = (displayName: string, name: string, description: string, modes: Pick<INodeProperties, 'modes'>): INodeProperties => ({

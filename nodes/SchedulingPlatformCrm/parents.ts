@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { companyLocator, contactLocator, dealLocator } from './locators';
+import { companyLocator, contactOrEmailLocator, dealLocator } from './locators';
 
 /**
  * The record a note or communication belongs to: exactly one contact, deal or company, chosen with a Parent Type
@@ -11,7 +11,7 @@ export type ParentType = 'contact' | 'deal' | 'company';
 
 const PARENTS: Record<ParentType, { name: string; label: string; locator: Pick<INodeProperties, 'modes'> }> = {
 	company: { name: 'crmCompanyId', label: 'Company', locator: companyLocator },
-	contact: { name: 'contactId', label: 'Contact', locator: contactLocator },
+	contact: { name: 'contactId', label: 'Contact', locator: contactOrEmailLocator },
 	deal: { name: 'dealId', label: 'Deal', locator: dealLocator },
 };
 

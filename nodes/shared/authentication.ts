@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { locator } from './locators';
-import { uuidValidation } from './inputChecks';
 
 /**
  * What every node of the package starts with: the Authentication switch between the two credentials, and
@@ -19,12 +18,12 @@ export const authenticationProperties: INodeProperties[] = [
 			{
 				name: 'Personal Access Token',
 				value: 'personalAccessToken',
-				description: 'A Scheduling Platform Token credential: acts as the token\'s owner',
+				description: 'A Scheduling Platform Personal Access Token credential: acts as the token\'s owner',
 			},
 			{
 				name: 'Platform API Key',
 				value: 'apiKey',
-				description: 'A Scheduling Platform API-Key credential: acts for any user of the company (Act As User)',
+				description: 'A Scheduling Platform API credential with the company\'s Platform API key: acts for any user of the company (Act As User)',
 			},
 		],
 		default: 'personalAccessToken',
@@ -36,6 +35,6 @@ export const authenticationProperties: INodeProperties[] = [
 		default: { mode: 'list', value: '' },
 		displayOptions: { show: { authentication: ['apiKey'] } },
 		description: 'User of the company the API key acts for. Empty: the credential\'s Default Acting User ID.',
-		...locator('searchActingUsers', 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc', uuidValidation('Act As User')),
+		...locator('searchActingUsers', 'Act As User'),
 	},
 ];

@@ -10,6 +10,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { FileAnswer, FileUpload } from './binary';
 import { downloadedItem, readUpload } from './binary';
 import { checkedParameter, InputProblem, inputProblem, isEmpty, memberProblem, propertyOf } from './inputChecks';
+import { modeResolvers } from './locators';
 import { inParallel, otherItemsReport, PARALLEL_READS, PARALLEL_WRITES } from './parallel';
 import { fetchMany } from './transport/pagination';
 import { asNodeError } from './transport/errors';
@@ -53,7 +54,20 @@ interface Output {
 /** Answers of lookups in one node run, by request and acting user. A failed lookup is not kept. */
 type Lookups = Map<string, Promise<unknown>>;
 
+/** The resource locators among the shown properties, and those in their collections ("filters.contactId"). */
+function locatorParams(properties: INodeProperties[]): string[] {
+	return properties.flatMap((property) => {
+		if (property.type === 'resourceLocator') return [property.name];
+		if (property.type !== 'collection') return [];
+		const options = (property.options ?? []) as INodeProperties[];
+		return options.filter((option) => option.type === 'resourceLocator').map((option) => `${property.name}.${option.name}`);
+	});
+}
+
 class ItemRun {
+	/** IDs of resource locators in a mode that names the record another way (a contact By Email), by parameter. */
+	private readonly resolved = new Map<string, string>();
+
 	constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly itemIndex: number,
@@ -84,7 +98,22 @@ class ItemRun {
 		const { value, problem } = checkedParameter(property, this.label(param), raw, locator?.mode);
 		if (problem) this.refuse(problem, param);
 		if (property?.required && isEmpty(value)) this.refuse(`${this.label(param)} is required`, param);
-		return value;
+		return this.resolved.get(param) ?? value;
+	}
+
+	/**
+	 * Finds the ID of each locator whose mode names the record another way (modeResolvers: a contact By Email), before
+	 * anything reads it: `read` gives the ID from then on. The search is kept for the node run (`lookup`).
+	 */
+	private async resolveLocators(): Promise<void> {
+		for (const param of locatorParams(this.properties)) {
+			const locator = this.ctx.getNodeParameter(param, this.itemIndex, null) as { mode?: string } | null;
+			const resolve = locator?.mode === undefined ? undefined : modeResolvers[locator.mode];
+			const value = resolve && this.read(param);
+			if (!resolve || isEmpty(value)) continue;
+			const call = { lookup: async (request: ApiRequest) => await this.lookup(request), fail: (message: string, advice: string) => this.stop(message, advice) };
+			this.resolved.set(param, await resolve(String(value), call, this.label(param)));
+		}
 	}
 
 	value(source: ParamSource): unknown {
@@ -196,6 +225,7 @@ class ItemRun {
 
 	/** The item's call: its request built, checked and prepared, not sent yet. */
 	async prepared(definition: OperationDefinition): Promise<OperationCall> {
+		await this.resolveLocators();
 		const path = this.path(definition);
 		const call: OperationCall = {
 			request: {

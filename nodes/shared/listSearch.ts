@@ -14,6 +14,16 @@ function userOption(user: IDataObject): INodePropertyOptions {
 	return { name: `${String(user.fullName ?? user.email)} (${String(user.email)})`, value: String(user.id) };
 }
 
+/**
+ * Entries that would read the same (two drafts of one day and amount, two contacts of one name and email) get the
+ * start of their ID, so that a list never shows two lines one cannot tell apart.
+ */
+export function distinct<T extends INodePropertyOptions>(options: T[]): T[] {
+	const counts = new Map<string, number>();
+	for (const { name } of options) counts.set(name, (counts.get(name) ?? 0) + 1);
+	return options.map((option) => (counts.get(option.name)! > 1 ? { ...option, name: `${option.name} · ID ${String(option.value).slice(0, 8)}` } : option));
+}
+
 export function matches(filter: string | undefined, ...texts: unknown[]): boolean {
 	if (!filter) return true;
 	const needle = filter.toLowerCase();

@@ -214,6 +214,11 @@ export const signatures: Group = {
 	downloadSignatureDocument: download,
 };
 
+/** Every signature request of the sandbox, the newest first (the control API's signing page lists them). */
+export function allSignatureRequests(store: Store): SignatureRequest[] {
+	return [...requestsOf(store).values()].map((stored) => current(store, stored).request).reverse();
+}
+
 /**
  * The control API's signing page: the signer of that email signs (or declines) the request. Signers act in
  * order: one whose earlier signers have not signed is 409. The last signature completes the request; a

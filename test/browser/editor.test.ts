@@ -491,27 +491,27 @@ test('new credentials get readable default names, and their test tells a valid, 
 	const closedPort = await freePort();
 
 	await clearRequests();
-	expect(await testCredential('Scheduling Platform Token API', { baseUrl: base, token: demo.seed.credentials.ownerPat }, '08-credential-ok')).toEqual({
-		name: 'Scheduling Platform Token account',
+	expect(await testCredential('Scheduling Platform Personal Access Token API', { baseUrl: base, token: demo.seed.credentials.ownerPat }, '08-credential-ok')).toEqual({
+		name: 'Scheduling Platform Personal Access Token account',
 		result: 'Connection tested successfully',
 	});
 	const [testRequest] = await sandboxRequests();
 	expect(`${testRequest.method} ${testRequest.path}`).toBe('GET /v4/user/me');
 	expect(testRequest.headers.authorization).toBe(`Bearer ${demo.seed.credentials.ownerPat}`);
 
-	expect((await testCredential('Scheduling Platform Token API', { baseUrl: base, token: expired.token }, '09-credential-expired')).result).toBe(
+	expect((await testCredential('Scheduling Platform Personal Access Token API', { baseUrl: base, token: expired.token }, '09-credential-expired')).result).toBe(
 		'The Personal Access Token has expired: create a new one in the integrations area of the dashboard and paste it into the credential.',
 	);
-	expect((await testCredential('Scheduling Platform Token API', { baseUrl: base, token: revoked.token }, '10-credential-revoked')).result).toBe(
+	expect((await testCredential('Scheduling Platform Personal Access Token API', { baseUrl: base, token: revoked.token }, '10-credential-revoked')).result).toBe(
 		'The Personal Access Token is invalid or revoked (the API answers the same for both): copy it again, or create a new one in the integrations area of the dashboard.',
 	);
 	const unknownKey = 'ak_live:6f1c2a7e-1b2c-4d5e-8f90-123456789abc:not-a-real-secret';
-	const invalid = await testCredential('Scheduling Platform API-Key API', { baseUrl: base, apiKey: unknownKey }, '11-credential-invalid-key');
+	const invalid = await testCredential('Scheduling Platform API', { baseUrl: base, apiKey: unknownKey }, '11-credential-invalid-key');
 	expect(invalid).toEqual({
-		name: 'Scheduling Platform API-Key account',
+		name: 'Scheduling Platform account',
 		result: 'The API key is invalid or revoked (the API answers the same for an unknown, revoked or deactivated key): copy the whole key again, or create a new one in the dashboard.',
 	});
-	const wrongUrl = await testCredential('Scheduling Platform API-Key API', { baseUrl: `http://127.0.0.1:${closedPort}`, apiKey: unknownKey }, '12-credential-wrong-url');
+	const wrongUrl = await testCredential('Scheduling Platform API', { baseUrl: `http://127.0.0.1:${closedPort}`, apiKey: unknownKey }, '12-credential-wrong-url');
 	expect(wrongUrl.result).toBe(`Could not reach the API at http://127.0.0.1:${closedPort}: check the Base URL (ECONNREFUSED).`);
 });
 

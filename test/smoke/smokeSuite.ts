@@ -100,7 +100,7 @@ export function smokeSuite(version: string): void {
 		const log = (await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as Array<{ method: string; path: string; headers: Record<string, string>; body: unknown }>;
 		const firstSlot = runData['Find Slots'][0].data.main[0][0].json.dates[0].spots[0].startTime;
 		expect(runData['Book First Slot'][0].data.main[0].map((item: { json: unknown }) => item.json)).toEqual([
-			{ status: 'booked', appointmentId: expect.any(String), secret: expect.any(String) },
+			expect.objectContaining({ status: 'booked', appointmentId: expect.any(String), secret: expect.any(String), start: expect.any(String), attendees: expect.any(Array) }),
 		]);
 		const meetingTypeId = meetingTypes[0].json.id;
 		expect(log.map((r) => `${r.method} ${r.path}`)).toEqual([
@@ -110,6 +110,7 @@ export function smokeSuite(version: string): void {
 			'GET /v4/booking-availability',
 			`GET /v4/meeting-type/${meetingTypeId}`,
 			'POST /v4/booking',
+			`GET /v4/appointment/${String(runData['Book First Slot'][0].data.main[0][0].json.appointmentId)}`,
 		]);
 		expect(log[5].body).toEqual({
 			meetingTypeId,

@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { getManyFields } from '../../shared/getMany';
 
 import type { ResourceDefinitions } from '../../shared/types';
+import { availabilityLocator } from '../locators';
 import { weekFrom, weeklyHoursProblem, weeklyHoursProperties } from '../weeklyHours';
 
 /**
@@ -152,20 +153,7 @@ export const availabilityProperties: INodeProperties[] = [
 		required: true,
 		displayOptions: { show: { resource: ['availability'], operation: ['addHolidays', 'delete', 'get', 'update'] } },
 		description: 'The availability to work on',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchAvailabilities', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
-			},
-		],
+		...availabilityLocator,
 	},
 	{
 		displayName: 'Name',

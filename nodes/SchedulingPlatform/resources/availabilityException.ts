@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { getManyFields } from '../../shared/getMany';
 import { dateTime, endAfterStart } from '../../shared/dates';
 import type { ResourceDefinitions } from '../../shared/types';
+import { availabilityLocator } from '../locators';
 
 /**
  * availability-exception (api-reference §2): extra time (`available: true`) or blocked time (`false`)
@@ -78,20 +79,7 @@ export const availabilityExceptionProperties: INodeProperties[] = [
 		required: true,
 		displayOptions: { show: { resource: ['availabilityException'], operation: ['create', 'getAll'] } },
 		description: 'The availability the exceptions belong to',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchAvailabilities', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
-			},
-		],
+		...availabilityLocator,
 	},
 	{
 		displayName: 'Exception ID',

@@ -90,10 +90,28 @@ function bookingProblem(request: OperationCall['request']): string | undefined {
 	return nameProblem(attendee, 'The attendee') ?? (phoneMissing ? 'Phone is required when Phone-Only Booking is on' : undefined);
 }
 
-function bookingResult(answer: unknown): IDataObject[] {
-	const { appointmentId, secret, bookingType, provisionalBookingId } = answer as IDataObject;
-	if (appointmentId) return [{ status: 'booked', appointmentId, secret }];
-	return [{ status: 'pendingApproval', bookingType, provisionalBookingId, message: APPROVAL_MESSAGES[String(bookingType)] }];
+/** What the request knows of the booking: the meeting type, the start and the attendee (in an appointment's attendee shape). */
+function requested(call: OperationCall): IDataObject {
+	const { meetingTypeId, start, attendee } = call.request.body as { meetingTypeId: string; start: string; attendee: IDataObject };
+	const known = ['email', 'firstname', 'lastname', 'fullname', 'phone', 'timezone', 'language'].filter((key) => attendee[key] !== undefined);
+	return { meetingTypeId, start, attendees: [Object.fromEntries(known.map((key) => [key, attendee[key]]))] };
+}
+
+/**
+ * Books, then reads the appointment once (GET /v4/appointment/{id}) so that later nodes can map its start, end,
+ * hosts and attendees; `appointmentId` and `secret` (the API's answer) stay at the top. The booking stands whatever
+ * the read does: a failed read outputs what the request knows (retrying the item would book twice). A booking that
+ * needs approval has no appointment yet: what the request knows, with the provisional booking and why it waits.
+ */
+async function book(call: OperationCall): Promise<IDataObject[]> {
+	const { appointmentId, secret, bookingType, provisionalBookingId } = (await call.send(call.request)) as IDataObject;
+	if (!appointmentId) {
+		return [{ status: 'pendingApproval', bookingType, provisionalBookingId, message: APPROVAL_MESSAGES[String(bookingType)], ...requested(call) }];
+	}
+	const appointment = await call
+		.send({ method: 'GET', path: '/v4/appointment/{id}', pathParams: { id: String(appointmentId) } })
+		.catch((error: Error) => ({ ...requested(call), readBack: `The booking was made; reading the appointment back failed: ${error.message}` }));
+	return [{ status: 'booked', appointmentId, secret, ...(appointment as IDataObject) }];
 }
 
 export const bookingOperations: ResourceDefinitions = {
@@ -126,7 +144,7 @@ export const bookingOperations: ResourceDefinitions = {
 		},
 		check: bookingProblem,
 		prepare: fillHosts('body'),
-		output: bookingResult,
+		perform: book,
 	},
 	getHostAvailability: {
 		method: 'GET',
@@ -233,7 +251,7 @@ export const bookingProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['booking'] } },
 		options: [
-			{ name: 'Create', value: 'create', description: 'Book a meeting type for an attendee at an open slot', action: 'Create a booking' },
+			{ name: 'Create', value: 'create', description: 'Book a meeting type for an attendee at an open slot; outputs the booked appointment', action: 'Create a booking' },
 			{
 				name: 'Get Bookable Windows',
 				value: 'getBookableWindows',

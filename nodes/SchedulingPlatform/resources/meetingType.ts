@@ -6,6 +6,7 @@ import { inputProblem } from '../../shared/inputChecks';
 import type { InputReader, OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
 import { bookingOptionsProperty, channelAvailabilities, createOnlyFields, durationList, inviteAndPlaceFields, locationList, metadataEntries } from '../bookingOptions';
 import { channelOptions } from '../channels';
+import { availabilityLocator, meetingTypeLocator } from '../locators';
 import { weekFrom, weeklyHoursProblem, weeklyHoursProperties } from '../weeklyHours';
 
 /**
@@ -199,20 +200,7 @@ function availabilityField(description: string): INodeProperties {
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		description,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchAvailabilities', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
-			},
-		],
+		...availabilityLocator,
 	};
 }
 
@@ -364,20 +352,7 @@ export const meetingTypeProperties: INodeProperties[] = [
 		required: true,
 		displayOptions: { show: { resource: ['meetingType'], operation: ['delete', 'get', 'update'] } },
 		description: 'The meeting type to work on',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchMeetingTypes', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
-			},
-		],
+		...meetingTypeLocator,
 	},
 	...getManyFields('meetingType'),
 	{

@@ -1,15 +1,16 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import type { MatchKey } from '../../shared/contacts';
+import { comparable, contactOf, contactsWith } from '../../shared/contacts';
 import { getManyFields } from '../../shared/getMany';
 import { userLocator } from '../../shared/locators';
 import { oneAtATime } from '../../shared/serial';
 import type { OperationCall, OperationDefinition, ResourceDefinitions } from '../../shared/types';
-import { readRecord } from '../../shared/transport/answers';
 import { rowOutcomes } from '../bulk';
 import { contactBody, contactFieldsProperty, mergedAddress } from '../contactFields';
 import { EMAIL_PAGES } from './email';
 import { sortOrderField } from '../fields';
-import { companyLocator, contactLocator, locatorField } from '../locators';
+import { companyLocator, contactOrEmailLocator, locatorField } from '../locators';
 
 /**
  * Contact (api-reference §3). The API answers a contact as { item, appointments }: the node outputs the
@@ -22,9 +23,6 @@ const DELETE_BATCH = 500;
 const BULK_CALLS_PER_MINUTE = 3;
 const ACTIVITY_PAGE = 50;
 
-/** The contact of an answer: under `item` (create, details, list rows), or bare (update: unconfirmed, §3). */
-const contactOf = (answer: unknown, call: OperationCall) => readRecord(answer, 'item', call.fail);
-
 /** The mapped contact fields join the body built from the other fields. */
 function withContactFields(operation: string, clear = false): Pick<OperationDefinition, 'prepare'> {
 	return {
@@ -32,26 +30,6 @@ function withContactFields(operation: string, clear = false): Pick<OperationDefi
 			Object.assign(call.request.body!, await contactBody(call, operation, clear));
 		},
 	};
-}
-
-/** What Create or Update finds a contact by: its email, else its phone number. */
-interface MatchKey {
-	field: 'email' | 'phoneNumber';
-	value: string;
-}
-
-/** The form two values of a match key are compared in: emails ignoring case, phone numbers as they are (the API's search finds text as stored). */
-const comparable = (field: MatchKey['field'], value: unknown) => (field === 'email' ? String(value ?? '').toLowerCase() : String(value ?? ''));
-
-/** The contacts whose email (or phone number) is exactly this one: the API's search is a substring search, page by page. */
-async function contactsWith(call: OperationCall, { field, value }: MatchKey): Promise<IDataObject[]> {
-	const found: IDataObject[] = [];
-	for (let page = 1; ; page++) {
-		const answer = (await call.send({ method: 'GET', path: '/crm', qs: { searchTerm: value, page, limit: 100 } })) as IDataObject;
-		const rows = ((answer.result ?? []) as IDataObject[]).map((row) => contactOf(row, call));
-		found.push(...rows.filter((contact) => comparable(field, contact[field]) === comparable(field, value)));
-		if (page >= Number(answer.totalPages ?? 0)) return found;
-	}
 }
 
 const sameList = (a: unknown, b: unknown) => JSON.stringify([...((a as unknown[]) ?? [])].sort()) === JSON.stringify([...((b as unknown[]) ?? [])].sort());
@@ -83,12 +61,12 @@ async function createOrUpdate(call: OperationCall): Promise<IDataObject[]> {
 	const wanted = call.request.body!;
 	const key: MatchKey = wanted.email ? { field: 'email', value: String(wanted.email) } : { field: 'phoneNumber', value: String(wanted.phoneNumber) };
 	return await oneAtATime(`${key.field}:${comparable(key.field, key.value)}`, async () => {
-		const [found] = (await contactsWith(call, key)).sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)));
-		if (!found) return [{ ...contactOf(await call.send({ method: 'POST', path: '/crm', body: wanted }), call), outcome: 'created' }];
+		const [found] = (await contactsWith(call.send, key, call.fail)).sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)));
+		if (!found) return [{ ...contactOf(await call.send({ method: 'POST', path: '/crm', body: wanted }), call.fail), outcome: 'created' }];
 		const changed = changes(found, wanted);
 		if (!Object.keys(changed).length) return [{ ...found, outcome: 'unchanged' }];
 		const updated = await call.send({ method: 'PATCH', path: '/crm/{id}', pathParams: { id: String(found.id) }, body: changed });
-		return [{ ...contactOf(updated, call), outcome: 'updated' }];
+		return [{ ...contactOf(updated, call.fail), outcome: 'updated' }];
 	});
 }
 
@@ -102,7 +80,7 @@ async function prepareUpdate(call: OperationCall): Promise<void> {
 	const mode = call.read('updateFields.tagsMode') ?? 'replace';
 	const tagsChange = body.tags !== undefined && mode !== 'replace';
 	if (!tagsChange && !body.address) return;
-	const contact = contactOf(await call.send({ method: 'GET', path: '/crm/details', qs: { contactId: call.request.pathParams!.id } }), call);
+	const contact = contactOf(await call.send({ method: 'GET', path: '/crm/details', qs: { contactId: call.request.pathParams!.id } }), call.fail);
 	if (body.address) body.address = mergedAddress(contact.address, body.address as IDataObject);
 	if (!tagsChange) return;
 	const current = (contact.tags ?? []) as string[];
@@ -120,7 +98,7 @@ export const contactOperations: ResourceDefinitions = {
 			crmCompanyId: { param: 'additionalFields.crmCompanyId', check: 'uuid' },
 		},
 		...withContactFields('create'),
-		output: (answer, call) => [contactOf(answer, call)],
+		output: (answer, call) => [contactOf(answer, call.fail)],
 	},
 	upsert: {
 		method: 'POST',
@@ -146,7 +124,7 @@ export const contactOperations: ResourceDefinitions = {
 		method: 'GET',
 		path: '/crm/details',
 		query: { contactId: 'contactId', attendeeId: 'attendeeId' },
-		output: (answer, call) => [{ ...contactOf(answer, call), appointments: (answer as IDataObject).appointments }],
+		output: (answer, call) => [{ ...contactOf(answer, call.fail), appointments: (answer as IDataObject).appointments }],
 	},
 	getAll: {
 		method: 'GET',
@@ -174,7 +152,7 @@ export const contactOperations: ResourceDefinitions = {
 			crmCompanyId: { param: 'updateFields.crmCompanyId', check: 'uuid' },
 		},
 		prepare: prepareUpdate,
-		output: (answer, call) => [contactOf(answer, call)],
+		output: (answer, call) => [contactOf(answer, call.fail)],
 	},
 	delete: { method: 'DELETE', path: '/crm/{id}', pathParams: { id: 'contactId' } },
 	getNotes: { method: 'GET', path: '/crm/contacts/{id}/notes', pathParams: { id: 'contactId' } },
@@ -317,7 +295,7 @@ export const contactProperties: INodeProperties[] = [
 		required: true,
 		displayOptions: show(['delete', 'deleteMany', 'getActivity', 'getAttachments', 'getCommunications', 'getEmails', 'getNotes', 'update']),
 		description: 'The contact to work on. Type to search names, emails and phone numbers.',
-		...contactLocator,
+		...contactOrEmailLocator,
 	},
 	{
 		displayName: 'Contact',
@@ -327,7 +305,7 @@ export const contactProperties: INodeProperties[] = [
 		required: true,
 		displayOptions: { show: { resource: ['contact'], operation: ['get'], getBy: ['contactId'] } },
 		description: 'The contact to get. Type to search names, emails and phone numbers.',
-		...contactLocator,
+		...contactOrEmailLocator,
 	},
 	{
 		displayName: 'Attendee ID',

@@ -7,9 +7,7 @@ import type { Converter, ResourceDefinitions } from '../../shared/types';
 
 /** Data Field (api-reference §3): the company's contact data fields; ids are numbers, the usage path has no /v4. */
 
-const dataFieldLocator = locator('searchDataFields', 'e.g. 12', [
-	{ type: 'regex', properties: { regex: '^(\\d+)?$', errorMessage: 'Data Field ID must be a number, such as 12' } },
-]);
+const dataFieldLocator = locator('searchDataFields', 'Data Field ID', 'number');
 
 const FIELD_TYPES = [
 	'checkbox-multi',

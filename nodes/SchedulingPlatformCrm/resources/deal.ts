@@ -11,7 +11,7 @@ import { contactBody, contactFieldsProperty } from '../contactFields';
 import { customFieldsProperty, putCustomFields } from '../customFields';
 import { getManyFields } from '../../shared/getMany';
 import { sortOrderField } from '../fields';
-import { companyLocator, contactLocator, dealLocator, locatorField, pipelineLocator } from '../locators';
+import { companyLocator, contactLocator, contactOrEmailLocator, dealLocator, locatorField, pipelineLocator } from '../locators';
 import { contactImportFields } from './contact';
 import { EMAIL_PAGES } from './email';
 import { assertStageOf, pipelineOf, pipelineOfStage, stageField, stageNames, stagesOf } from './pipeline';
@@ -288,7 +288,7 @@ const STAGE_HINT = 'Choose from the list, or specify an ID using an <a href="htt
 /** Deal fields of Create and Update, pipeline and stage aside. */
 const dealOptionFields: INodeProperties[] = [
 	locatorField('Company', 'crmCompanyId', 'CRM company the deal is with', companyLocator),
-	locatorField('Contact', 'contactId', 'Main contact of the deal', contactLocator),
+	locatorField('Contact', 'contactId', 'Main contact of the deal', contactOrEmailLocator),
 	{ displayName: 'Currency', name: 'currency', type: 'string', default: '', placeholder: 'e.g. EUR', description: 'ISO 4217 code of the value\'s currency, in capitals; EUR when left out on Create' },
 	{ displayName: 'Expected Close Date', name: 'expectedCloseDate', type: 'dateTime', default: '', description: 'When the deal is expected to close' },
 	{ displayName: 'Notes', name: 'notes', type: 'string', typeOptions: { rows: 3 }, default: '', description: 'Notes on the deal, at most 10,000 characters' },
@@ -527,7 +527,7 @@ export const dealProperties: INodeProperties[] = [
 		displayOptions: show('getAll'),
 		options: [
 			locatorField('Company', 'crmCompanyId', 'Only deals with this CRM company', companyLocator),
-			locatorField('Contact', 'contactId', 'Only deals with this main contact', contactLocator),
+			locatorField('Contact', 'contactId', 'Only deals with this main contact', contactOrEmailLocator),
 			locatorField('Owner', 'ownerId', 'Only deals of this owner', userLocator),
 			locatorField('Pipeline', 'pipelineId', 'Only deals in this pipeline', pipelineLocator),
 			{ displayName: 'Search', name: 'search', type: 'string', default: '', description: 'Text the deal\'s name contains' },
@@ -599,7 +599,7 @@ export const dealProperties: INodeProperties[] = [
 		displayOptions: show('reopen'),
 		options: [{ ...stageField('stageId', 'Stage Name or ID'), description: `An open stage of the deal's pipeline; the pipeline's first open stage when left out. ${STAGE_HINT}.` }],
 	},
-	{ ...locatorField('Contact', 'contactId', 'Contact to add to the deal', contactLocator), required: true, displayOptions: show('addContact') },
+	{ ...locatorField('Contact', 'contactId', 'Contact to add to the deal', contactOrEmailLocator), required: true, displayOptions: show('addContact') },
 	{
 		displayName: 'Deal Contact ID',
 		name: 'dealContactId',

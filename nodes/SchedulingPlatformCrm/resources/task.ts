@@ -5,7 +5,7 @@ import { getManyFields } from '../../shared/getMany';
 import { dateTime } from '../../shared/dates';
 import { userLocator } from '../../shared/locators';
 import type { ResourceDefinitions } from '../../shared/types';
-import { companyLocator, contactLocator, dealLocator, taskLocator } from '../locators';
+import { companyLocator, contactOrEmailLocator, dealLocator, taskLocator } from '../locators';
 
 /**
  * Task (api-reference §3 Tasks): to-dos on the CRM, optionally linked to a contact, deal and company. Create needs
@@ -76,7 +76,7 @@ const locatorDefault = { mode: 'list', value: '' };
 const taskFields: INodeProperties[] = [
 	{ displayName: 'Assignee', name: 'assigneeId', type: 'resourceLocator', default: locatorDefault, description: 'The user who should do the task (left out on create: the acting user)', ...userLocator },
 	{ displayName: 'Company', name: 'crmCompanyId', type: 'resourceLocator', default: locatorDefault, description: 'The company the task is about', ...companyLocator },
-	{ displayName: 'Contact', name: 'contactId', type: 'resourceLocator', default: locatorDefault, description: 'The contact the task is about', ...contactLocator },
+	{ displayName: 'Contact', name: 'contactId', type: 'resourceLocator', default: locatorDefault, description: 'The contact the task is about', ...contactOrEmailLocator },
 	{ displayName: 'Deal', name: 'dealId', type: 'resourceLocator', default: locatorDefault, description: 'The deal the task is about', ...dealLocator },
 	{ displayName: 'Description', name: 'description', type: 'string', typeOptions: { rows: 3 }, default: '', description: 'Details of what to do' },
 	{
@@ -198,7 +198,7 @@ export const taskProperties: INodeProperties[] = [
 		options: [
 			{ displayName: 'Assignee', name: 'assigneeId', type: 'resourceLocator', default: locatorDefault, description: 'Only tasks of this user', ...userLocator },
 			{ displayName: 'Company', name: 'crmCompanyId', type: 'resourceLocator', default: locatorDefault, description: 'Only tasks about this company', ...companyLocator },
-			{ displayName: 'Contact', name: 'contactId', type: 'resourceLocator', default: locatorDefault, description: 'Only tasks about this contact', ...contactLocator },
+			{ displayName: 'Contact', name: 'contactId', type: 'resourceLocator', default: locatorDefault, description: 'Only tasks about this contact', ...contactOrEmailLocator },
 			{ displayName: 'Deal', name: 'dealId', type: 'resourceLocator', default: locatorDefault, description: 'Only tasks about this deal', ...dealLocator },
 			{ displayName: 'Due After', name: 'dueAfter', type: 'dateTime', default: '', description: 'Only tasks due after this moment' },
 			{ displayName: 'Due Before', name: 'dueBefore', type: 'dateTime', default: '', description: 'Only tasks due before this moment' },

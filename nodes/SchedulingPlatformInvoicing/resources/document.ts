@@ -4,7 +4,7 @@ import { calendarDay, dateTime } from '../../shared/dates';
 import { emailList } from '../../shared/inputChecks';
 import { getManyFields } from '../../shared/getMany';
 import type { OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
-import { companyLocator, contactLocator, dealLocator, locatorField } from '../../SchedulingPlatformCrm/locators';
+import { companyLocator, contactOrEmailLocator, dealLocator, locatorField } from '../../SchedulingPlatformCrm/locators';
 import { lineItemsProperties, lineItemsSource } from '../lines';
 import { currencyField, outputFileField, paymentTermsField } from '../fields';
 import { documentLocator } from '../locators';
@@ -215,7 +215,7 @@ export const documentProperties: INodeProperties[] = [
 		displayOptions: show(['create']),
 		description: 'Whether the document is an invoice or an offer',
 	},
-	{ ...locatorField('Contact', 'contactId', 'The CRM contact who gets the document (the buyer)', contactLocator), required: true, displayOptions: show(['create']) },
+	{ ...locatorField('Contact', 'contactId', 'The CRM contact who gets the document (the buyer)', contactOrEmailLocator), required: true, displayOptions: show(['create']) },
 	...lineItemsProperties({ resource: ['document'], operation: ['create'] }, false),
 	{
 		displayName: 'Additional Fields',
@@ -244,7 +244,7 @@ export const documentProperties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions: show(['update']),
-		options: [locatorField('Contact', 'contactId', 'The CRM contact who gets the document', contactLocator), ...documentOptions()],
+		options: [locatorField('Contact', 'contactId', 'The CRM contact who gets the document', contactOrEmailLocator), ...documentOptions()],
 	},
 	{
 		displayName: 'Amount',
@@ -347,7 +347,7 @@ export const documentProperties: INodeProperties[] = [
 		default: {},
 		displayOptions: show(['getAll']),
 		options: [
-			locatorField('Contact', 'contactId', 'Only the documents of this CRM contact', contactLocator),
+			locatorField('Contact', 'contactId', 'Only the documents of this CRM contact', contactOrEmailLocator),
 			{ displayName: 'Issued From', name: 'from', type: 'dateTime', default: '', description: 'Only documents issued on this day or later' },
 			{ displayName: 'Issued To', name: 'to', type: 'dateTime', default: '', description: 'Only documents issued on this day or earlier' },
 			{ displayName: 'Status', name: 'status', type: 'options', options: STATUSES, default: 'overdue', description: 'Only documents in this status' },

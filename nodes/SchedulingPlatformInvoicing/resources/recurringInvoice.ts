@@ -4,7 +4,7 @@ import { byName } from '../../shared/fields';
 import { calendarDay } from '../../shared/dates';
 import { getManyFields } from '../../shared/getMany';
 import type { ParamSource, ResourceDefinitions } from '../../shared/types';
-import { contactLocator, locatorField } from '../../SchedulingPlatformCrm/locators';
+import { contactOrEmailLocator, locatorField } from '../../SchedulingPlatformCrm/locators';
 import { lineItemsProperties, lineItemsSource } from '../lines';
 import { currencyField, paymentTermsField } from '../fields';
 import { recurringInvoiceLocator } from '../locators';
@@ -112,7 +112,7 @@ export const recurringInvoiceProperties: INodeProperties[] = [
 		default: 'create',
 	},
 	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '', placeholder: 'e.g. Support plan', displayOptions: show(['create']), description: 'What the schedule bills' },
-	{ ...locatorField('Contact', 'contactId', 'The CRM contact who is billed', contactLocator), required: true, displayOptions: show(['create']) },
+	{ ...locatorField('Contact', 'contactId', 'The CRM contact who is billed', contactOrEmailLocator), required: true, displayOptions: show(['create']) },
 	{ displayName: 'Interval', name: 'interval', type: 'options', options: INTERVALS, default: 'monthly', required: true, displayOptions: show(['create']), description: 'How often it bills' },
 	{ displayName: 'Start Date', name: 'startDate', type: 'dateTime', required: true, default: '', displayOptions: show(['create']), description: 'The first period\'s day; the next periods count from it' },
 	...lineItemsProperties({ resource: ['recurringInvoice'], operation: ['create'] }, false),
@@ -151,7 +151,7 @@ export const recurringInvoiceProperties: INodeProperties[] = [
 		default: {},
 		displayOptions: show(['getAll']),
 		options: [
-			locatorField('Contact', 'contactId', 'Only the schedules of this CRM contact', contactLocator),
+			locatorField('Contact', 'contactId', 'Only the schedules of this CRM contact', contactOrEmailLocator),
 			{
 				displayName: 'Status',
 				name: 'status',

@@ -126,8 +126,8 @@ export const signatureRequestProperties: INodeProperties[] = [
 			{
 				name: 'Download Document',
 				value: 'downloadDocument',
-				description: 'Download the signed or the original PDF into a binary field',
-				action: 'Download the document of a signature request',
+				description: 'Download the signed PDF (or the original) into a binary field',
+				action: 'Download the signed PDF of a signature request',
 			},
 			{ name: 'Get', value: 'get', description: 'Get a signature request and the state of its signers', action: 'Get a signature request' },
 			{ name: 'Get Many', value: 'getAll', description: 'List signature requests', action: 'Get many signature requests' },
