@@ -115,8 +115,9 @@ async function noSubscriptionLeft(): Promise<void> {
 	await until('the test subscription to be deleted', async () => ((await subscriptions()).length ? undefined : true));
 }
 
+/** A node on the canvas by its name (not by any text in it: a Switch node shows its outputs' names too). */
 function canvasNode(name: string): Locator {
-	return page.getByTestId('canvas-node').filter({ has: page.getByText(name, { exact: true }) });
+	return page.locator(`[data-test-id="canvas-node"][data-node-name=${JSON.stringify(name)}]`);
 }
 
 /** Opens a node's details (double click on the canvas) and returns its output panel. */
