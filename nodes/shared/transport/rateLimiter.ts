@@ -9,11 +9,24 @@ import { sleep } from 'n8n-workflow';
  *
  * The API's bucket for a credential starts when its first request arrives, a little after this one would
  * start. So refilling starts only when the API has answered the first request, and runs 2% slower than the
- * API's: with one process, the API's bucket is never emptier than this one.
+ * API's: with one process, the API's bucket is never emptier than this one, and no 429 ever comes.
  *
- * Other n8n processes (queue mode, several instances) may use the same credential, unseen. Their requests
- * show as 429 answers: the bucket then pauses until the API's Retry-After and lowers the share of the limit
- * it uses; the share grows back with time, to the whole limit a minute after the last 429 at the latest.
+ * Other n8n processes (queue-mode workers, several instances) may use the same credential, unseen: n8n gives a
+ * node no state shared between processes, and the API names no header with the room left (only Retry-After).
+ * What a process can know: a 429 for the credential's limit means the API's bucket is empty at that moment.
+ * Between two such 429s the API gave out exactly its rate times the time between (nothing was left over), so the
+ * requests this process got through in between are the share of the limit the others left it. Hence, once a
+ * 429 has come (a process that never meets one keeps the whole limit):
+ * - the first 429 halves the rate (someone else is there; nothing more is known yet);
+ * - a 429 at least MEASURE_TOKENS after the one that started the measurement sets the rate to the share got
+ *   through since, less MARGIN, and starts the next measurement; a 429 sooner than that only ends a probe;
+ * - the rate holds until this process has had PROBE_AFTER_ANSWERS answers since that 429, or until the tokens it
+ *   left unused since could have filled the API's burst (another process may have stopped and left its share);
+ *   then it probes: the rate doubles every PROBE_DOUBLING_TOKENS, up to MAX_SHARE times the limit (the API saved
+ *   what nobody used, up to its burst), until the next 429 measures again.
+ * So each process meets about one 429 per probe, after at least PROBE_AFTER_ANSWERS answers or a burst's worth
+ * of unused tokens. Every 429 pauses the bucket until the API's Retry-After. Times are counted in tokens of the
+ * credential's limit (60 s at 100 per minute are 100 tokens), so a smaller or larger limit behaves alike.
  */
 
 export interface RateLimit {
@@ -23,23 +36,43 @@ export interface RateLimit {
 
 /** How much slower than the credential's rate the bucket refills. */
 const SAFETY = 1.02;
-/** After a 429, the share of the limit is multiplied by this (once per pause, at most once a second). */
-const SHARE_AFTER_429 = 0.7;
+/** The share of the limit after the first 429. */
+const FIRST_SHARE = 0.5;
+/** A measurement spans at least this many tokens of time; a 429 sooner is part of the same crowding. */
+const MEASURE_TOKENS = 20;
+/** The measured share is used less this part of it, so that the API's bucket fills a little again. */
+const MARGIN = 0.05;
 /** The share never drops below this. */
-const MIN_SHARE = 0.1;
-/** Time in which the share grows back from none to the whole limit. */
-const SHARE_RECOVERY_MS = 60_000;
+const MIN_SHARE = 0.05;
+/** Answers after a 429 before the rate probes for more (so about one 429 per this many requests). */
+const PROBE_AFTER_ANSWERS = 150;
+/** While probing, the rate doubles in this many tokens of time. */
+const PROBE_DOUBLING_TOKENS = 40;
+/** A probe goes up to this many times the credential's rate. */
+const MAX_SHARE = 2;
+
+/** How this process shares the limit with others since its first 429. */
+interface Sharing {
+	/** The share of the limit measured at the last 429 (less the margin), or halved at the first. */
+	share: number;
+	/** When the current measurement started (a 429: the API's bucket was empty), and the answers since. */
+	since: number;
+	answers: number;
+	/** The unused tokens after which the rate probes: the burst, times 0.5 to 1.5 at random (processes probe apart). */
+	probeAfterUnused: number;
+	/** When the probe started; undefined while the rate holds. */
+	probingSince?: number;
+}
 
 interface Bucket {
 	limit: RateLimit;
 	tokens: number;
 	/** Last refill; undefined until the API has answered this credential's first request. */
 	refilledAt?: number;
-	/** Share of the limit in use when last lowered by a 429 (another process uses the credential), and when. */
-	share: number;
-	sharedAt: number;
 	/** No request before this time: the API said when it has room again. */
 	pausedUntil: number;
+	/** Undefined until the first 429 for the credential's limit. */
+	sharing?: Sharing;
 }
 
 const buckets = new Map<string, Bucket>();
@@ -51,7 +84,7 @@ export function bucketKey(...parts: string[]): string {
 function bucketFor(key: string, limit: RateLimit): Bucket {
 	let bucket = buckets.get(key);
 	if (!bucket) {
-		bucket = { limit, tokens: limit.burst, share: 1, sharedAt: 0, pausedUntil: 0 };
+		bucket = { limit, tokens: limit.burst, pausedUntil: 0 };
 		buckets.set(key, bucket);
 	}
 	if (bucket.limit.perMinute !== limit.perMinute || bucket.limit.burst !== limit.burst) {
@@ -61,9 +94,25 @@ function bucketFor(key: string, limit: RateLimit): Bucket {
 	return bucket;
 }
 
-/** The share of the limit in use now: as last lowered, grown back since. */
+/** A span of time in tokens of the credential's limit. */
+function tokensIn(bucket: Bucket, ms: number): number {
+	return (ms / 60_000) * bucket.limit.perMinute;
+}
+
+/** Starts the probe once enough answers came since the last 429, or enough tokens went unused. */
+function probeWhenDue(bucket: Bucket, sharing: Sharing, now: number): void {
+	if (sharing.probingSince !== undefined) return;
+	const unused = tokensIn(bucket, now - sharing.since) - sharing.answers;
+	if (sharing.answers >= PROBE_AFTER_ANSWERS || unused >= sharing.probeAfterUnused) sharing.probingSince = now;
+}
+
+/** The share of the limit in use now: the whole limit until the first 429, then as measured, or growing while probing. */
 function shareAt(bucket: Bucket, now: number): number {
-	return Math.min(1, bucket.share + (now - bucket.sharedAt) / SHARE_RECOVERY_MS);
+	const sharing = bucket.sharing;
+	if (!sharing) return 1;
+	probeWhenDue(bucket, sharing, now);
+	if (sharing.probingSince === undefined) return sharing.share;
+	return Math.min(MAX_SHARE, sharing.share * 2 ** (tokensIn(bucket, now - sharing.probingSince) / PROBE_DOUBLING_TOKENS));
 }
 
 function msPerToken(bucket: Bucket, now: number): number {
@@ -85,7 +134,8 @@ export async function takeToken(key: string, limit: RateLimit): Promise<void> {
 		if (now < bucket.pausedUntil) {
 			await sleep(bucket.pausedUntil - now);
 		} else if (bucket.tokens < 1) {
-			await sleep(Math.ceil((1 - bucket.tokens) * msPerToken(bucket, now)));
+			// At most a second: a probe may start meanwhile and make the wait shorter.
+			await sleep(Math.min(1000, Math.ceil((1 - bucket.tokens) * msPerToken(bucket, now))));
 		} else {
 			bucket.tokens -= 1;
 			return;
@@ -97,20 +147,38 @@ export async function takeToken(key: string, limit: RateLimit): Promise<void> {
 export function noteAnswer(key: string, limit: RateLimit): void {
 	const bucket = bucketFor(key, limit);
 	bucket.refilledAt ??= Date.now();
+	if (bucket.sharing) bucket.sharing.answers++;
+}
+
+/** The share got through since the measurement started, less the margin; undefined when the span is too short to tell. */
+function measuredShare(bucket: Bucket, sharing: Sharing, now: number): number | undefined {
+	const span = tokensIn(bucket, now - sharing.since);
+	if (span < MEASURE_TOKENS) return undefined;
+	return Math.max(MIN_SHARE, Math.min(1, sharing.answers / span) * (1 - MARGIN));
+}
+
+/** What a 429 for the credential's limit teaches: halve at the first, measure at a later one, hold again. */
+function share(bucket: Bucket, now: number): void {
+	const probeAfterUnused = bucket.limit.burst * (0.5 + Math.random());
+	const sharing = bucket.sharing;
+	if (!sharing) {
+		bucket.sharing = { share: FIRST_SHARE, since: now, answers: 0, probeAfterUnused };
+		return;
+	}
+	const measured = measuredShare(bucket, sharing, now);
+	if (measured !== undefined) Object.assign(sharing, { share: measured, since: now, answers: 0 });
+	Object.assign(sharing, { probingSince: undefined, probeAfterUnused });
 }
 
 /**
- * Called with a 429: the API's bucket is empty. This one keeps one token, for the request the API has room
- * for when its Retry-After is over, and pauses until then; the share of the limit drops once per pause, as
- * several requests in flight may all come back with 429.
+ * Called with a 429 for the credential's limit: the API's bucket is empty. This one keeps one token, for the
+ * request the API has room for when its Retry-After is over, and pauses until then; the share of the limit is
+ * set once per pause, as several requests in flight may all come back with 429.
  */
 export function noteRateLimited(key: string, limit: RateLimit, waitMs: number): void {
 	const bucket = bucketFor(key, limit);
 	const now = Date.now();
-	if (now >= bucket.pausedUntil && now - bucket.sharedAt >= 1000) {
-		bucket.share = Math.max(MIN_SHARE, shareAt(bucket, now) * SHARE_AFTER_429);
-		bucket.sharedAt = now;
-	}
+	if (now >= bucket.pausedUntil) share(bucket, now);
 	bucket.pausedUntil = Math.max(bucket.pausedUntil, now + waitMs);
 	bucket.tokens = 1;
 	bucket.refilledAt = bucket.pausedUntil;
