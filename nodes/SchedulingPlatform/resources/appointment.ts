@@ -4,8 +4,32 @@ import { getManyFields } from '../../shared/getMany';
 import { clearSwitches } from '../../shared/clearSwitches';
 import { dateTime, endAfterStart } from '../../shared/dates';
 import { userLocator } from '../../shared/locators';
+import { simplifyField } from '../../shared/simplify';
 import { appointmentLocator, meetingTypeLocator } from '../locators';
 import type { ResourceDefinitions } from '../../shared/types';
+
+/**
+ * What Simplify keeps of an appointment (api-reference §2 Appointment): when, whether it is cancelled, its meeting type
+ * and meeting's name and length, its hosts, and each attendee with the CRM contact to link to.
+ */
+const SIMPLE_APPOINTMENT = [
+	'id',
+	'start',
+	'end',
+	'isCancelled',
+	'meetingTypeId',
+	'meetingInfo.name',
+	'meetingInfo.duration',
+	'hostIds',
+	'attendees.id',
+	'attendees.email',
+	'attendees.firstname',
+	'attendees.lastname',
+	'attendees.phone',
+	'attendees.contactId',
+	'location',
+	'createdAt',
+];
 
 /** Appointment V4 (api-reference §2). The list is page-0 paginated: { appointments, total }. */
 export const appointmentOperations: ResourceDefinitions = {
@@ -21,7 +45,7 @@ export const appointmentOperations: ResourceDefinitions = {
 		},
 		check: (request) => (request.body?.cancelAll || request.body?.attendeeId ? undefined : 'Attendee ID is required when Cancel For is One Attendee'),
 	},
-	get: { method: 'GET', path: '/v4/appointment/{id}', pathParams: { id: 'appointmentId' } },
+	get: { method: 'GET', path: '/v4/appointment/{id}', pathParams: { id: 'appointmentId' }, simplify: SIMPLE_APPOINTMENT },
 	getAll: {
 		method: 'GET',
 		path: '/v4/appointment/paginated',
@@ -37,8 +61,9 @@ export const appointmentOperations: ResourceDefinitions = {
 		},
 		pagination: { style: 'page0', itemsKey: 'appointments' },
 		check: (request) => endAfterStart(request.qs, 'start', 'end', ['Start', 'End']),
+		simplify: SIMPLE_APPOINTMENT,
 	},
-	getToday: { method: 'GET', path: '/v4/appointment/today' },
+	getToday: { method: 'GET', path: '/v4/appointment/today', simplify: SIMPLE_APPOINTMENT },
 	reschedule: {
 		method: 'POST',
 		path: '/v4/appointment/{id}/reschedule',
@@ -215,6 +240,7 @@ export const appointmentProperties: INodeProperties[] = [
 		],
 	},
 	...getManyFields('appointment'),
+	simplifyField('appointment', ['get', 'getAll', 'getToday']),
 	{
 		displayName: 'Filters',
 		name: 'filters',

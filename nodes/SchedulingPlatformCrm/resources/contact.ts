@@ -5,6 +5,7 @@ import { comparable, contactOf, contactsWith } from '../../shared/contacts';
 import { getManyFields } from '../../shared/getMany';
 import { userLocator } from '../../shared/locators';
 import { oneAtATime } from '../../shared/serial';
+import { simplifyField } from '../../shared/simplify';
 import type { OperationCall, OperationDefinition, ResourceDefinitions } from '../../shared/types';
 import { rowOutcomes } from '../bulk';
 import { contactBody, contactFieldsProperty, mergedAddress } from '../contactFields';
@@ -17,6 +18,12 @@ import { companyLocator, contactOrEmailLocator, locatorField } from '../locators
  * contact itself. Create does not deduplicate; Create or Update finds the contact of the email (else of the phone
  * number) first.
  */
+
+/**
+ * What Simplify keeps of a contact (api-reference §3 Contact): who it is, how to reach them, its tags, and the company
+ * and owner to link to.
+ */
+const SIMPLE_CONTACT = ['id', 'firstName', 'lastName', 'email', 'phoneNumber', 'tags', 'crmCompanyId', 'accountOwnerId', 'createdAt', 'updatedAt'];
 
 const IMPORT_BATCH = 1000;
 const DELETE_BATCH = 500;
@@ -125,6 +132,7 @@ export const contactOperations: ResourceDefinitions = {
 		path: '/crm/details',
 		query: { contactId: 'contactId', attendeeId: 'attendeeId' },
 		output: (answer, call) => [{ ...contactOf(answer, call.fail), appointments: (answer as IDataObject).appointments }],
+		simplify: SIMPLE_CONTACT,
 	},
 	getAll: {
 		method: 'GET',
@@ -141,6 +149,7 @@ export const contactOperations: ResourceDefinitions = {
 			pick: (answer) =>
 				(((answer as IDataObject).result ?? []) as IDataObject[]).map((row) => ({ ...(row.item as IDataObject), appointments: row.appointments, nextAppointmentIso: row.nextAppointmentIso })),
 		},
+		simplify: SIMPLE_CONTACT,
 	},
 	update: {
 		method: 'PATCH',
@@ -382,6 +391,7 @@ export const contactProperties: INodeProperties[] = [
 		description: 'Only these kinds of activity; none picked: all',
 	},
 	...getManyFields('contact', ['getActivity', 'getAll', 'getEmails']),
+	simplifyField('contact', ['get', 'getAll']),
 	{
 		displayName: 'Filters',
 		name: 'filters',

@@ -4,6 +4,7 @@ import { clearSwitches } from '../../shared/clearSwitches';
 import { calendarDay, dateTime } from '../../shared/dates';
 import { byName } from '../../shared/fields';
 import { userLocator } from '../../shared/locators';
+import { simplifyField } from '../../shared/simplify';
 import { readItems, shapeOf } from '../../shared/transport/answers';
 import type { OperationCall, OperationDefinition, ParamSource, ResourceDefinitions } from '../../shared/types';
 import { rowOutcomes } from '../bulk';
@@ -31,6 +32,12 @@ const ROLES = [
 ];
 
 const dealPath = { id: 'dealId' };
+
+/**
+ * What Simplify keeps of a deal (api-reference §3 Deal): its name and value, where it stands (a deal has no status
+ * field: its stage, and `wonAt` or `lostAt` once closed), when it should close, and the records to link to.
+ */
+const SIMPLE_DEAL = ['id', 'name', 'value', 'currency', 'pipelineId', 'stageId', 'contactId', 'crmCompanyId', 'ownerId', 'expectedCloseDate', 'wonAt', 'lostAt'];
 
 /** The deal fields of Create (additionalFields) or Update (updateFields), pipeline and stage aside. */
 function dealFields(group: string): Record<string, ParamSource> {
@@ -160,7 +167,7 @@ export const dealOperations: ResourceDefinitions = {
 			await putCustomFields(call, 'deal');
 		},
 	},
-	get: { method: 'GET', path: '/crm/deals/{id}', pathParams: dealPath },
+	get: { method: 'GET', path: '/crm/deals/{id}', pathParams: dealPath, simplify: SIMPLE_DEAL },
 	getAll: {
 		method: 'GET',
 		path: '/crm/deals',
@@ -178,6 +185,7 @@ export const dealOperations: ResourceDefinitions = {
 			sortOrder: 'filters.sortOrder',
 		},
 		pagination: { style: 'page1', itemsKey: 'deals' },
+		simplify: SIMPLE_DEAL,
 	},
 	update: {
 		method: 'PATCH',
@@ -518,6 +526,7 @@ export const dealProperties: INodeProperties[] = [
 	},
 	customFieldsProperty('deal', 'update'),
 	...getManyFields('deal'),
+	simplifyField('deal', ['get', 'getAll']),
 	{
 		displayName: 'Filters',
 		name: 'filters',

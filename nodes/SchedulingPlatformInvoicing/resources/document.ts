@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { calendarDay, dateTime } from '../../shared/dates';
 import { emailList } from '../../shared/inputChecks';
 import { getManyFields } from '../../shared/getMany';
+import { simplifyField } from '../../shared/simplify';
 import type { OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
 import { companyLocator, contactOrEmailLocator, dealLocator, locatorField } from '../../SchedulingPlatformCrm/locators';
 import { lineItemsProperties, lineItemsSource } from '../lines';
@@ -20,6 +21,12 @@ import { documentLocator } from '../locators';
 const DOCUMENTS = '/invoicing/documents';
 const DOCUMENT = `${DOCUMENTS}/{id}`;
 const documentId = { id: 'documentId' };
+
+/**
+ * What Simplify keeps of an offer or invoice (api-reference §6 Document): its kind, status and number, the contact and
+ * deal it belongs to, its dates and the money (gross total, amount still due). The lines: Simplify off.
+ */
+const SIMPLE_DOCUMENT = ['id', 'type', 'status', 'number', 'contactId', 'dealId', 'currency', 'issueDate', 'dueDate', 'grossTotal', 'amountDue'];
 
 /** The fields Create and Update share, from a collection (additionalFields or updateFields). */
 function documentFields(group: string): Record<string, ParamSource> {
@@ -82,7 +89,7 @@ export const documentOperations: ResourceDefinitions = {
 	downloadEInvoice: { method: 'GET', path: `${DOCUMENT}/e-invoice`, pathParams: documentId, query: { format: 'eInvoiceFormat' }, download: file('xml') },
 	downloadPdf: { method: 'GET', path: `${DOCUMENT}/pdf`, pathParams: documentId, download: file('pdf') },
 	finalise: { method: 'POST', path: `${DOCUMENT}/finalise`, pathParams: documentId },
-	get: { method: 'GET', path: DOCUMENT, pathParams: documentId },
+	get: { method: 'GET', path: DOCUMENT, pathParams: documentId, simplify: SIMPLE_DOCUMENT },
 	getAll: {
 		method: 'GET',
 		path: DOCUMENTS,
@@ -94,6 +101,7 @@ export const documentOperations: ResourceDefinitions = {
 			to: { param: 'filters.to', convert: calendarDay },
 		},
 		pagination: { style: 'page1', itemsKey: 'documents' },
+		simplify: SIMPLE_DOCUMENT,
 	},
 	getPayments: { method: 'GET', path: `${DOCUMENT}/payments`, pathParams: documentId },
 	recordPayment: {
@@ -339,6 +347,7 @@ export const documentProperties: INodeProperties[] = [
 	},
 	outputFileField(show(['downloadPdf', 'downloadEInvoice'])),
 	...getManyFields('document'),
+	simplifyField('document', ['get', 'getAll']),
 	{
 		displayName: 'Filters',
 		name: 'filters',
