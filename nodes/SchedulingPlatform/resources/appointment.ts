@@ -5,8 +5,9 @@ import { clearSwitches } from '../../shared/clearSwitches';
 import { dateTime, endAfterStart } from '../../shared/dates';
 import { userLocator } from '../../shared/locators';
 import { simplifyField } from '../../shared/simplify';
-import { appointmentLocator, meetingTypeLocator } from '../locators';
+import { appointmentLocator } from '../locators';
 import type { ResourceDefinitions } from '../../shared/types';
+import { meetingTypeLocator } from '../../shared/records/scheduling';
 
 /**
  * What Simplify keeps of an appointment (api-reference §2 Appointment): when, whether it is cancelled, its meeting type
