@@ -8,17 +8,7 @@ import { executeDefinitions } from '../shared/executor';
 import { searchActingUsers, searchUsers } from '../shared/listSearch';
 import { requestOptionsProperty } from '../shared/parallel';
 import { getCustomFields } from './customFields';
-import {
-	getCustomFieldKeys,
-	getLostReasons,
-	getPipelineStages,
-	searchCompanies,
-	searchContacts,
-	searchDataFields,
-	searchDeals,
-	searchPipelines,
-	searchTasks,
-} from './listSearch';
+import { getCustomFieldKeys, getLostReasons, getPipelineStages, searchDataFields, searchTasks } from './listSearch';
 import { getContactFields } from './resourceMapping';
 import { contactOperations, contactProperties } from './resources/contact';
 import { dataFieldOperations, dataFieldProperties } from './resources/dataField';
@@ -31,6 +21,7 @@ import { communicationOperations, communicationProperties } from './resources/co
 import { customFieldOperations, customFieldProperties } from './resources/customField';
 import { emailOperations, emailProperties } from './resources/email';
 import { lostReasonOperations, lostReasonProperties } from './resources/lostReason';
+import { searchCompanies, searchContacts, searchDeals, searchPipelines } from '../shared/records/crm';
 
 /**
  * The CRM node (api-reference §3): contacts and their data fields, companies, deals, pipelines, tasks, notes,
@@ -94,7 +85,8 @@ export class SchedulingPlatformCrm implements INodeType {
 		name: 'schedulingPlatformCrm',
 		icon: { light: 'file:../../icons/schedulingPlatformCrm.svg', dark: 'file:../../icons/schedulingPlatformCrm.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: Simplify (on by default) on Get and Get Many of contacts and deals; version 1 outputs them whole (shared/simplify.ts).
+		version: [1, 1.1],
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Manage the Scheduling Platform CRM: contacts, data fields, companies, deals, pipelines, tasks, notes, communications, synced emails and the CRM settings',
 		defaults: { name: 'Scheduling Platform CRM' },

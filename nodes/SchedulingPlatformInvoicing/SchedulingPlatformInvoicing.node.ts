@@ -1,7 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { searchCompanies, searchContacts, searchDeals } from '../SchedulingPlatformCrm/listSearch';
 import { authenticationProperties } from '../shared/authentication';
 import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { forTheEditor } from '../shared/editorLoaders';
@@ -15,6 +14,7 @@ import { documentOperations, documentProperties } from './resources/document';
 import { productOperations, productProperties } from './resources/product';
 import { recurringInvoiceOperations, recurringInvoiceProperties } from './resources/recurringInvoice';
 import { settingsOperations, settingsProperties } from './resources/settings';
+import { searchCompanies, searchContacts, searchDeals } from '../shared/records/crm';
 
 /**
  * The Invoicing node (api-reference §6): offers and invoices from draft to paid, products, seller settings,
@@ -63,7 +63,8 @@ export class SchedulingPlatformInvoicing implements INodeType {
 		name: 'schedulingPlatformInvoicing',
 		icon: { light: 'file:../../icons/schedulingPlatformInvoicing.svg', dark: 'file:../../icons/schedulingPlatformInvoicing.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: Simplify (on by default) on Get and Get Many of documents; version 1 outputs them whole (shared/simplify.ts).
+		version: [1, 1.1],
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Create, finalise, send and collect offers and invoices with the Scheduling Platform; recurring billing and accounting exports',
 		defaults: { name: 'Scheduling Platform Invoicing' },

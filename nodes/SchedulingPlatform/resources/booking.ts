@@ -4,10 +4,11 @@ import { calendarDay, dateTime, endAfterStart } from '../../shared/dates';
 import type { InputCheck } from '../../shared/inputChecks';
 import { InputProblem, inputProblem } from '../../shared/inputChecks';
 import { userLocator } from '../../shared/locators';
-import { formAnswers, formAnswersField, nameProblem } from '../attendeeFields';
-import { appointmentLocator, meetingTypeLocator } from '../locators';
+import { appointmentLocator } from '../locators';
 import type { Converter, OperationCall, ResourceDefinitions } from '../../shared/types';
-import { channelOptions } from '../channels';
+import { formAnswers, formAnswersField, nameProblem } from '../../shared/records/attendeeFields';
+import { meetingTypeLocator } from '../../shared/records/scheduling';
+import { channelOptions } from '../../shared/records/channels';
 
 /** Booking Availability V4 and Booking V4 (api-reference §2). */
 
@@ -251,20 +252,30 @@ export const bookingProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['booking'] } },
 		options: [
-			{ name: 'Create', value: 'create', description: 'Book a meeting type for an attendee at an open slot; outputs the booked appointment', action: 'Create a booking' },
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Needs the meeting type, Start (an open slot) and the attendee\'s email and name; returns the booked appointment',
+				action: 'Create a booking at an open slot',
+			},
 			{
 				name: 'Get Bookable Windows',
 				value: 'getBookableWindows',
-				description: 'List every start time at which a user can be booked between two days',
-				action: 'Get the bookable windows of a user',
+				description: 'Needs the user, Start Date and End Date; returns one item per bookable start',
+				action: 'Get the bookable start times of a user',
 			},
 			{
 				name: 'Get Host Availability',
 				value: 'getHostAvailability',
-				description: 'Get the free and busy stretches of one host between two times, with what blocks each busy one',
-				action: 'Get the availability of a host',
+				description: 'Needs the user, Start and End; returns their free and busy stretches',
+				action: 'Get the free and busy times of a host',
 			},
-			{ name: 'Get Open Slots', value: 'getSlots', description: 'List the times a meeting type can be booked', action: 'Get open slots' },
+			{
+				name: 'Get Open Slots',
+				value: 'getSlots',
+				description: 'Needs the meeting type, Start and End; returns one item per open start time',
+				action: 'Get the open slots of a meeting type',
+			},
 		],
 		default: 'getSlots',
 	},

@@ -2,8 +2,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { getManyFields } from '../../shared/getMany';
 import { dateTime } from '../../shared/dates';
-import { meetingTypeLocator } from '../locators';
 import type { OperationCall, ResourceDefinitions } from '../../shared/types';
+import { meetingTypeLocator } from '../../shared/records/scheduling';
 
 /**
  * One Time Booking Link V4 and Booking Link V4 (api-reference §2). The one-time link list is a bare
@@ -102,31 +102,31 @@ export const bookingLinkProperties: INodeProperties[] = [
 			{
 				name: 'Create One-Time Link',
 				value: 'createOneTime',
-				description: 'Create a booking link that works for a single booking',
+				description: 'Needs the meeting type (Expires At optional); returns the link with its URL',
 				action: 'Create a one time booking link',
 			},
 			{
 				name: 'Delete One-Time Link',
 				value: 'deleteOneTime',
-				description: 'Delete a one-time booking link so it can no longer be used',
+				description: 'Needs the one-time link\'s ID; returns { deleted: true }',
 				action: 'Delete a one time booking link',
 			},
 			{
 				name: 'Get Booking Page Link',
 				value: 'getPageLink',
-				description: 'Get the shareable booking page address of a meeting type, optionally prefilled with a person\'s details',
-				action: 'Get a booking page link',
+				description: 'Needs the meeting type (prefill fields optional); returns the link item with its URL',
+				action: 'Get the booking page link of a meeting type',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'List the booking page links of the acting user: their own and those of their workspaces',
+				description: 'Needs nothing; returns one item per booking page link of the acting user and their workspaces',
 				action: 'Get many booking links',
 			},
 			{
 				name: 'Get Many One-Time Links',
 				value: 'getAllOneTime',
-				description: 'List the one-time booking links of the acting user',
+				description: 'Needs nothing (Meeting Type optional); returns one item per one-time link',
 				action: 'Get many one time booking links',
 			},
 		],

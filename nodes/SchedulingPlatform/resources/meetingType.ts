@@ -5,9 +5,10 @@ import { getManyFields } from '../../shared/getMany';
 import { inputProblem } from '../../shared/inputChecks';
 import type { InputReader, OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
 import { bookingOptionsProperty, channelAvailabilities, createOnlyFields, durationList, inviteAndPlaceFields, locationList, metadataEntries } from '../bookingOptions';
-import { channelOptions } from '../channels';
-import { availabilityLocator, meetingTypeLocator } from '../locators';
+import { availabilityLocator } from '../locators';
 import { weekFrom, weeklyHoursProblem, weeklyHoursProperties } from '../weeklyHours';
+import { channelOptions } from '../../shared/records/channels';
+import { meetingTypeLocator } from '../../shared/records/scheduling';
 
 /**
  * Read only for the Custom channel: the link field is hidden, and unset, for the others. It is not marked required:
@@ -212,11 +213,11 @@ export const meetingTypeProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['meetingType'] } },
 		options: [
-			{ name: 'Create', value: 'create', description: 'Create a meeting type that can be booked at once', action: 'Create a meeting type' },
-			{ name: 'Delete', value: 'delete', description: 'Delete a meeting type; existing appointments stay', action: 'Delete a meeting type' },
-			{ name: 'Get', value: 'get', description: 'Get a meeting type by ID', action: 'Get a meeting type' },
-			{ name: 'Get Many', value: 'getAll', description: 'List the meeting types of the acting user', action: 'Get many meeting types' },
-			{ name: 'Update', value: 'update', description: 'Update a meeting type', action: 'Update a meeting type' },
+			{ name: 'Create', value: 'create', description: 'Needs Name, Duration and Channel; returns the meeting type, bookable at once', action: 'Create a meeting type' },
+			{ name: 'Delete', value: 'delete', description: 'Needs the meeting type (its appointments stay); returns { deleted: true }', action: 'Delete a meeting type' },
+			{ name: 'Get', value: 'get', description: 'Needs the meeting type ID; returns the meeting type', action: 'Get a meeting type by ID' },
+			{ name: 'Get Many', value: 'getAll', description: 'Needs nothing; returns one item per meeting type of the acting user', action: 'Get many meeting types' },
+			{ name: 'Update', value: 'update', description: 'Needs the meeting type and the fields to change; returns the meeting type', action: 'Update a meeting type' },
 		],
 		default: 'getAll',
 	},

@@ -4,7 +4,7 @@ import { getManyFields } from '../../shared/getMany';
 import { userLocator } from '../../shared/locators';
 import type { ResourceDefinitions } from '../../shared/types';
 import { weekFrom, weeklyHoursProblem, weeklyHoursProperties } from '../weeklyHours';
-import { channelOptions } from '../channels';
+import { channelOptions } from '../../shared/records/channels';
 
 /**
  * User V4 (api-reference §2). Create, update and delete need a Platform API key. Create may set the new
@@ -58,12 +58,27 @@ export const userProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['user'] } },
 		options: [
-			{ name: 'Create', value: 'create', description: 'Create a user who can be booked at once', action: 'Create a user' },
-			{ name: 'Delete', value: 'delete', description: 'Delete a user', action: 'Delete a user' },
-			{ name: 'Get', value: 'get', description: 'Get a user by ID', action: 'Get a user' },
-			{ name: 'Get Many', value: 'getAll', description: 'List the users of the company', action: 'Get many users' },
-			{ name: 'Get Me', value: 'getMe', description: 'Get the user the credential acts as', action: 'Get the current user' },
-			{ name: 'Update', value: 'update', description: 'Change the first name, last name or slug of a user', action: 'Update a user' },
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Needs Email, First Name, Last Name and Timezone (API key only); returns the user ID and booking URL',
+				action: 'Create a user who can be booked',
+			},
+			{ name: 'Delete', value: 'delete', description: 'Needs the user (API key only); returns { deleted: true }', action: 'Delete a user' },
+			{ name: 'Get', value: 'get', description: 'Needs the user ID; returns the user', action: 'Get a user by ID' },
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'Needs an admin token or an API key (User Type optional); returns one item per user of the company',
+				action: 'Get many users',
+			},
+			{ name: 'Get Me', value: 'getMe', description: 'Needs nothing; returns the user the credential acts as', action: 'Get the current user' },
+			{
+				name: 'Update',
+				value: 'update',
+				description: 'Needs the user and a first name, last name or slug (API key only); returns the user',
+				action: 'Update the name or slug of a user',
+			},
 		],
 		default: 'getMe',
 	},

@@ -6,7 +6,7 @@ import type { ParamSource, ResourceDefinitions } from '../../shared/types';
 import { customFieldsProperty, putCustomFields } from '../customFields';
 import { getManyFields } from '../../shared/getMany';
 import { sortOrderField } from '../fields';
-import { companyLocator } from '../locators';
+import { COMPANY_ITEMS, companyLocator } from '../../shared/records/crm';
 
 /** Company (api-reference §3): CRM companies with custom fields from the company settings. */
 
@@ -32,9 +32,6 @@ function companyFields(group: string): Record<string, ParamSource> {
 }
 
 const ownerSwitch = clearSwitches([{ key: 'ownerId', field: 'updateFields.ownerId', flag: 'updateFields.unassignOwner' }]);
-
-/** Where the company list holds its items: `companies` is unconfirmed (§3), so `result` (or a bare list) too. */
-export const COMPANY_ITEMS = ['companies', 'result'];
 
 export const companyOperations: ResourceDefinitions = {
 	create: {
@@ -116,24 +113,39 @@ export const companyProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['company'] } },
 		options: [
-			{ name: 'Create', value: 'create', description: 'Create a CRM company', action: 'Create a company' },
-			{ name: 'Delete', value: 'delete', description: 'Delete a company; its contacts and deals stay, unlinked', action: 'Delete a company' },
-			{ name: 'Get', value: 'get', description: 'Get a company by ID', action: 'Get a company' },
-			{ name: 'Get Attachments', value: 'getAttachments', description: 'List the files attached to a company', action: 'Get the attachments of a company' },
-			{ name: 'Get by Domain', value: 'getByDomain', description: 'Get the company of a web domain', action: 'Get a company by domain' },
-			{ name: 'Get Contacts', value: 'getContacts', description: 'List the contacts of a company', action: 'Get the contacts of a company' },
-			{ name: 'Get Deals', value: 'getDeals', description: 'List the deals of a company', action: 'Get the deals of a company' },
-			{ name: 'Get Many', value: 'getAll', description: 'List companies by search, industry, size or owner', action: 'Get many companies' },
-			{ name: 'Get Meeting History', value: 'getMeetingHistory', description: 'Meetings with the company\'s contacts, who was met, first and last meeting', action: 'Get the meeting history of a company' },
-			{ name: 'Get Notes', value: 'getNotes', description: 'List the notes on a company', action: 'Get the notes of a company' },
+			{ name: 'Create', value: 'create', description: 'Needs Name (custom fields optional); returns the company', action: 'Create a company' },
+			{ name: 'Delete', value: 'delete', description: 'Needs the company (its contacts and deals stay, unlinked); returns { deleted: true }', action: 'Delete a company' },
+			{ name: 'Get', value: 'get', description: 'Needs the company ID; returns the company', action: 'Get a company by ID' },
+			{
+				name: 'Get Attachments',
+				value: 'getAttachments',
+				description: 'Needs the company; returns one item per attached file, as the API gives it',
+				action: 'Get the attachments of a company',
+			},
+			{
+				name: 'Get by Domain',
+				value: 'getByDomain',
+				description: 'Needs a web domain such as example.com; returns the company (404 when none)',
+				action: 'Get a company by domain',
+			},
+			{ name: 'Get Contacts', value: 'getContacts', description: 'Needs the company; returns one item per contact', action: 'Get the contacts of a company' },
+			{ name: 'Get Deals', value: 'getDeals', description: 'Needs the company; returns one item per deal', action: 'Get the deals of a company' },
+			{ name: 'Get Many', value: 'getAll', description: 'Filters by search, industry, size or owner; returns one item per company', action: 'Get many companies' },
+			{
+				name: 'Get Meeting History',
+				value: 'getMeetingHistory',
+				description: 'Needs the company; returns its meetings, the people met and the first and last meeting',
+				action: 'Get the meeting history of a company',
+			},
+			{ name: 'Get Notes', value: 'getNotes', description: 'Needs the company; returns one item per note, pinned first', action: 'Get the notes of a company' },
 			{
 				name: 'Get Summary',
 				value: 'getSummary',
-				description: 'How many companies there are, how many have deals and their value, by industry and by size',
+				description: 'Needs nothing (Owner optional); returns counts and deal value by industry and size',
 				action: 'Get a summary of the companies',
 			},
-			{ name: 'Get Tasks', value: 'getTasks', description: 'List the tasks about a company', action: 'Get the tasks of a company' },
-			{ name: 'Update', value: 'update', description: 'Update a company', action: 'Update a company' },
+			{ name: 'Get Tasks', value: 'getTasks', description: 'Needs the company; returns one item per task', action: 'Get the tasks of a company' },
+			{ name: 'Update', value: 'update', description: 'Needs the company and the fields to change; returns the company', action: 'Update a company' },
 		],
 		default: 'getAll',
 	},

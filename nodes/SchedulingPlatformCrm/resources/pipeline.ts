@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { OperationCall, ResourceDefinitions } from '../../shared/types';
 import { getManyFields } from '../../shared/getMany';
-import { pipelineLocator } from '../locators';
+import { pipelineLocator } from '../../shared/records/crm';
 
 /**
  * Pipeline (api-reference §3): a bare list with the stages embedded. A stage picked by expression is checked
@@ -169,14 +169,29 @@ export const pipelineProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['pipeline'] } },
 		options: [
-			{ name: 'Add Stage', value: 'addStage', description: 'Add a stage at the end of a pipeline', action: 'Add a stage to a pipeline' },
-			{ name: 'Create', value: 'create', description: 'Create a pipeline with its stages', action: 'Create a pipeline' },
-			{ name: 'Delete', value: 'delete', description: 'Delete a pipeline that no deal uses', action: 'Delete a pipeline' },
-			{ name: 'Delete Stage', value: 'deleteStage', description: 'Delete a stage; its deals move to another stage first', action: 'Delete a stage of a pipeline' },
-			{ name: 'Get Many', value: 'getAll', description: 'List the pipelines with their stages', action: 'Get many pipelines' },
-			{ name: 'Reorder Stages', value: 'reorderStages', description: 'Set the order of every stage of a pipeline', action: 'Reorder the stages of a pipeline' },
-			{ name: 'Update', value: 'update', description: 'Rename a pipeline or make it the default', action: 'Update a pipeline' },
-			{ name: 'Update Stage', value: 'updateStage', description: 'Update a stage of a pipeline', action: 'Update a stage of a pipeline' },
+			{ name: 'Add Stage', value: 'addStage', description: 'Needs the pipeline, Name and Color; returns the pipeline with its stages', action: 'Add a stage to a pipeline' },
+			{ name: 'Create', value: 'create', description: 'Needs Name and the stages in order; returns the pipeline', action: 'Create a pipeline with its stages' },
+			{ name: 'Delete', value: 'delete', description: 'Needs a pipeline no deal uses; returns { deleted: true }', action: 'Delete a pipeline' },
+			{
+				name: 'Delete Stage',
+				value: 'deleteStage',
+				description: 'Needs the pipeline, the stage and the stage its deals move to; returns { deleted: true }',
+				action: 'Delete a stage of a pipeline',
+			},
+			{ name: 'Get Many', value: 'getAll', description: 'Needs nothing; returns one item per pipeline with its stages, the default first', action: 'Get many pipelines' },
+			{
+				name: 'Reorder Stages',
+				value: 'reorderStages',
+				description: 'Needs the pipeline and every stage in the new order; returns the pipeline',
+				action: 'Reorder the stages of a pipeline',
+			},
+			{ name: 'Update', value: 'update', description: 'Needs the pipeline and a new name or default flag; returns the pipeline', action: 'Update a pipeline' },
+			{
+				name: 'Update Stage',
+				value: 'updateStage',
+				description: 'Needs the pipeline, the stage and the fields to change; returns the pipeline',
+				action: 'Update a stage of a pipeline',
+			},
 		],
 		default: 'getAll',
 	},

@@ -5,7 +5,8 @@ import { getManyFields } from '../../shared/getMany';
 import { dateTime } from '../../shared/dates';
 import { userLocator } from '../../shared/locators';
 import type { ResourceDefinitions } from '../../shared/types';
-import { companyLocator, contactOrEmailLocator, dealLocator, taskLocator } from '../locators';
+import { taskLocator } from '../locators';
+import { companyLocator, contactOrEmailLocator, dealLocator } from '../../shared/records/crm';
 
 /**
  * Task (api-reference §3 Tasks): to-dos on the CRM, optionally linked to a contact, deal and company. Create needs
@@ -120,21 +121,26 @@ export const taskProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['task'] } },
 		options: [
-			{ name: 'Complete', value: 'complete', description: 'Mark a task as done', action: 'Complete a task' },
-			{ name: 'Create', value: 'create', description: 'Create a task', action: 'Create a task' },
-			{ name: 'Delete', value: 'delete', description: 'Delete a task permanently', action: 'Delete a task' },
-			{ name: 'Get', value: 'get', description: 'Get a task by ID', action: 'Get a task' },
-			{ name: 'Get Many', value: 'getAll', description: 'List tasks, filtered by status, assignee, record or due date', action: 'Get many tasks' },
-			{ name: 'Get Overdue', value: 'getOverdue', description: 'List the open tasks whose due date has passed', action: 'Get overdue tasks' },
+			{ name: 'Complete', value: 'complete', description: 'Needs the task; returns the task with completedAt', action: 'Complete a task' },
+			{ name: 'Create', value: 'create', description: 'Needs Title, Type and Due Date; returns the task', action: 'Create a task' },
+			{ name: 'Delete', value: 'delete', description: 'Needs the task; deletes it for good and returns { deleted: true }', action: 'Delete a task' },
+			{ name: 'Get', value: 'get', description: 'Needs the task ID; returns the task', action: 'Get a task by ID' },
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'Filters by status, assignee, contact, deal, company or due date; returns one item per task',
+				action: 'Get many tasks',
+			},
+			{ name: 'Get Overdue', value: 'getOverdue', description: 'Needs nothing; returns one item per open task past its due date', action: 'Get overdue tasks' },
 			{
 				name: 'Get Summary',
 				value: 'getSummary',
-				description: 'How many tasks there are, completed, overdue, due today and this week, by type and priority, of one assignee or all',
+				description: 'Needs nothing (Assignee optional); returns counts by state, type and priority',
 				action: 'Get a summary of the tasks',
 			},
-			{ name: 'Get Upcoming', value: 'getUpcoming', description: 'List the open tasks due in the coming days', action: 'Get upcoming tasks' },
-			{ name: 'Reopen', value: 'reopen', description: 'Mark a done task as open again', action: 'Reopen a task' },
-			{ name: 'Update', value: 'update', description: 'Change the fields of a task (not whether it is done)', action: 'Update a task' },
+			{ name: 'Get Upcoming', value: 'getUpcoming', description: 'Needs Days Ahead; returns one item per open task due within them', action: 'Get upcoming tasks' },
+			{ name: 'Reopen', value: 'reopen', description: 'Needs a completed task; returns the task, open again', action: 'Reopen a task' },
+			{ name: 'Update', value: 'update', description: 'Needs the task and the fields to change (not whether it is done); returns the task', action: 'Update a task' },
 		],
 		default: 'create',
 	},

@@ -4,10 +4,11 @@ import { byName } from '../../shared/fields';
 import { calendarDay } from '../../shared/dates';
 import { getManyFields } from '../../shared/getMany';
 import type { ParamSource, ResourceDefinitions } from '../../shared/types';
-import { contactOrEmailLocator, locatorField } from '../../SchedulingPlatformCrm/locators';
 import { lineItemsProperties, lineItemsSource } from '../lines';
 import { currencyField, paymentTermsField } from '../fields';
 import { recurringInvoiceLocator } from '../locators';
+import { contactOrEmailLocator } from '../../shared/records/crm';
+import { locatorField } from '../../shared/locators';
 
 /**
  * Recurring Invoice (api-reference §6 Recurring, designed): lines billed every interval from the start date by
@@ -101,13 +102,18 @@ export const recurringInvoiceProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['recurringInvoice'] } },
 		options: [
-			{ name: 'Create', value: 'create', description: 'Create a billing schedule', action: 'Create a recurring invoice' },
-			{ name: 'Delete', value: 'delete', description: 'Delete a schedule (its invoices stay)', action: 'Delete a recurring invoice' },
-			{ name: 'Get', value: 'get', description: 'Get a schedule', action: 'Get a recurring invoice' },
-			{ name: 'Get Many', value: 'getAll', description: 'List schedules', action: 'Get many recurring invoices' },
-			{ name: 'Pause', value: 'pause', description: 'Stop billing a schedule for now', action: 'Pause a recurring invoice' },
-			{ name: 'Resume', value: 'resume', description: 'Bill a paused schedule again from the next period on', action: 'Resume a recurring invoice' },
-			{ name: 'Update', value: 'update', description: 'Change a schedule', action: 'Update a recurring invoice' },
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Needs Name, Contact, Interval, Start Date and the line items; returns the schedule',
+				action: 'Create a recurring invoice',
+			},
+			{ name: 'Delete', value: 'delete', description: 'Needs the schedule (its invoices stay); returns { deleted: true }', action: 'Delete a recurring invoice' },
+			{ name: 'Get', value: 'get', description: 'Needs the schedule ID; returns the schedule', action: 'Get a recurring invoice by ID' },
+			{ name: 'Get Many', value: 'getAll', description: 'Filters by status or contact; returns one item per schedule', action: 'Get many recurring invoices' },
+			{ name: 'Pause', value: 'pause', description: 'Needs the schedule; returns the schedule, paused', action: 'Pause a recurring invoice' },
+			{ name: 'Resume', value: 'resume', description: 'Needs a paused schedule (periods missed are not billed); returns the schedule', action: 'Resume a recurring invoice' },
+			{ name: 'Update', value: 'update', description: 'Needs the schedule and the fields or lines to change; returns the schedule', action: 'Update a recurring invoice' },
 		],
 		default: 'create',
 	},

@@ -4,7 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { InputProblem } from '../../shared/inputChecks';
 import type { InputReader, OperationCall, ResourceDefinitions } from '../../shared/types';
 import { conversationLocator, templateLocator } from '../locators';
-import { CONVERSATION_PATH, MESSAGES_PATH, TEMPLATES_PATH } from './paths';
+import { CONVERSATION_PATH, MESSAGES_PATH, TEMPLATES_PATH } from '../../shared/records/messenger';
 
 /**
  * Message → Send (api-reference §4): to exactly one recipient (Send To shows one field; the hidden ones are not
@@ -154,7 +154,12 @@ export const messageProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['message'] } },
 		options: [
-			{ name: 'Send', value: 'send', description: 'Send a text or an approved template to a phone number, user ID or conversation', action: 'Send a message' },
+			{
+				name: 'Send',
+				value: 'send',
+				description: 'Needs a phone number, user ID or conversation, and a text or an approved template; returns the message sent',
+				action: 'Send a text or template message',
+			},
 		],
 		default: 'send',
 	},

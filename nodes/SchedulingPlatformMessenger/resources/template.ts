@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { getManyFields } from '../../shared/getMany';
 import type { ResourceDefinitions } from '../../shared/types';
-import { TEMPLATES_PATH } from './paths';
+import { TEMPLATES_PATH } from '../../shared/records/messenger';
 
 /**
  * Template (api-reference §4): the company's message templates, the only messages the API accepts while a
@@ -33,7 +33,12 @@ export const templateProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['template'] } },
 		options: [
-			{ name: 'Get Many', value: 'getAll', description: 'List the message templates with their status, text and number of parameters', action: 'Get many templates' },
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'Needs nothing (Status and Language optional); returns one item per template with its text and parameters',
+				action: 'Get many message templates',
+			},
 		],
 		default: 'getAll',
 	},

@@ -5,9 +5,9 @@ import { getManyFields } from '../../shared/getMany';
 import { jsonOf } from '../../shared/json';
 import { userLocator } from '../../shared/locators';
 import type { ParamSource, ResourceDefinitions } from '../../shared/types';
-import { channelOptions } from '../../SchedulingPlatform/channels';
 import { templateLocator } from '../locators';
 import { queueTypeOptions } from './queue';
+import { channelOptions } from '../../shared/records/channels';
 
 /**
  * Meeting Type Template (api-reference §7, Beta): meeting settings a team reuses. Its name is `meetingInfo.name` (there
@@ -114,10 +114,15 @@ export const meetingTypeTemplateProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['meetingTypeTemplate'] } },
 		options: [
-			{ name: 'Assign to User', value: 'assign', description: 'Give a user a meeting type made from the template', action: 'Assign a meeting type template to a user' },
-			{ name: 'Create', value: 'create', description: 'Create a template', action: 'Create a meeting type template' },
-			{ name: 'Get Many', value: 'getAll', description: 'List the templates', action: 'Get many meeting type templates' },
-			{ name: 'Update', value: 'update', description: 'Change a template', action: 'Update a meeting type template' },
+			{
+				name: 'Assign to User',
+				value: 'assign',
+				description: 'Needs the template and the user; returns the ID of the meeting type made for them',
+				action: 'Assign a meeting type template to a user',
+			},
+			{ name: 'Create', value: 'create', description: 'Needs Name, Duration and Channel; returns the template', action: 'Create a meeting type template' },
+			{ name: 'Get Many', value: 'getAll', description: 'Needs nothing; returns one item per template', action: 'Get many meeting type templates' },
+			{ name: 'Update', value: 'update', description: 'Needs the template and the fields to change; returns the template', action: 'Update a meeting type template' },
 		],
 		default: 'getAll',
 	},

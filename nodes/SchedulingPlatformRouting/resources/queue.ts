@@ -4,9 +4,9 @@ import { getManyFields } from '../../shared/getMany';
 import { InputProblem, inputProblem } from '../../shared/inputChecks';
 import { userLocator } from '../../shared/locators';
 import type { Converter, OperationCall, ResourceDefinitions } from '../../shared/types';
-import { meetingTypeLocator } from '../../SchedulingPlatform/locators';
 import { queueLocator } from '../locators';
 import { changeMembership } from '../membership';
+import { meetingTypeLocator } from '../../shared/records/scheduling';
 
 /**
  * Queue (api-reference §7, Beta): the round-robin queue of a meeting type. Settings go to the meeting type's queue
@@ -130,12 +130,32 @@ export const queueProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['queue'] } },
 		options: [
-			{ name: 'Add Host', value: 'addHost', description: 'Add a user to the queue of a meeting type (nothing is sent when they are in it)', action: 'Add a host to a queue' },
-			{ name: 'Get', value: 'get', description: 'Get a queue with its hosts, groups and picks', action: 'Get a queue' },
-			{ name: 'Get Many', value: 'getAll', description: 'List the queues of the company or of a workspace', action: 'Get many queues' },
-			{ name: 'Get Next Hosts', value: 'getNextHosts', description: 'The hosts the next bookings would go to, in order', action: 'Get the next hosts of a queue' },
-			{ name: 'Remove Host', value: 'removeHost', description: 'Take a user out of the queue of a meeting type (nothing is sent when they are not in it)', action: 'Remove a host from a queue' },
-			{ name: 'Update Settings', value: 'updateSettings', description: 'Change how the queue of a meeting type picks hosts', action: 'Update the settings of a queue' },
+			{
+				name: 'Add Host',
+				value: 'addHost',
+				description: 'Needs the meeting type and the user (nothing is sent when they are in it); returns the queue with the outcome',
+				action: 'Add a host to a queue',
+			},
+			{ name: 'Get', value: 'get', description: 'Needs the queue ID; returns it with its hosts, groups and picks', action: 'Get a queue by ID' },
+			{ name: 'Get Many', value: 'getAll', description: 'Needs the scope: the company or a workspace; returns one item per queue', action: 'Get many queues' },
+			{
+				name: 'Get Next Hosts',
+				value: 'getNextHosts',
+				description: 'Needs the queue; returns one item per upcoming pick, in order',
+				action: 'Get the next hosts of a queue',
+			},
+			{
+				name: 'Remove Host',
+				value: 'removeHost',
+				description: 'Needs the meeting type and the user (nothing is sent when they are not in it); returns the queue with the outcome',
+				action: 'Remove a host from a queue',
+			},
+			{
+				name: 'Update Settings',
+				value: 'updateSettings',
+				description: 'Needs the meeting type and the settings to change; returns the queue',
+				action: 'Update the settings of a queue',
+			},
 		],
 		default: 'getAll',
 	},
