@@ -1,10 +1,32 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'fs';
-import { cpus, release, totalmem, type } from 'os';
 import { dirname, join, resolve } from 'path';
 
-import { startSandbox } from '../sandbox/server';
 import { PACKAGE_DIR } from '../test/harness/engine';
-import { NODE_TYPE, importAll, newUserFolder, parseExecution, realN8n, startN8n } from './realN8n';
+import {
+	RETRY,
+	batching,
+	bench,
+	combined,
+	control,
+	headerCredential,
+	headerLines,
+	httpNode,
+	httpWrite,
+	machine,
+	minimumMs,
+	packageNode,
+	packageWrite,
+	patCredential,
+	prepare,
+	ratio,
+	requestLog,
+	startBenchSandbox,
+	table,
+	workflow,
+	writeRow,
+} from './benchParts';
+import type { Limit, Row, TargetRun } from './benchParts';
+import { importAll, newUserFolder, parseExecution, realN8n, startN8n } from './realN8n';
 import type { RealN8n } from './realN8n';
 
 /**
@@ -17,39 +39,10 @@ import type { RealN8n } from './realN8n';
  * BENCH_CASES picks cases (default P1,P2,P3,P4; P1 includes Memory); BENCH_OUT names the file.
  */
 
-interface Limit {
-	perMinute: number;
-	burst: number;
-}
-
-interface LoggedRequest {
-	method: string;
-	status: number | null;
-}
-
-interface NodeRun {
-	/** Items in the node's first output; 0 when the node failed. */
-	items: number;
-	startTime: number;
-	executionTime: number;
-	error?: string;
+interface NodeRun extends TargetRun {
 	/** Peak resident memory of the n8n process while the node ran, and over the whole process, in MB. */
 	peakRssMb: number;
 	processPeakMb: number;
-}
-
-interface Row {
-	case: string;
-	variant: string;
-	items?: number;
-	requests?: number;
-	share429?: number;
-	failed?: number;
-	applied?: number;
-	wallMs?: number;
-	measured: string;
-	target?: string;
-	pass?: boolean;
 }
 
 const BENCH_N = Number(process.env.BENCH_N ?? 1000);
@@ -65,119 +58,49 @@ const NO_LIMIT: Limit = { perMinute: 1_000_000, burst: 1_000_000 };
 const LIMIT_250 = 250;
 const LATENCY_MS = 50;
 
-const HTTP_NODE = { type: 'n8n-nodes-base.httpRequest', typeVersion: 4.3 };
 const CREDENTIALS = {
 	atLimit: { id: 'benchPatAtLimit1', name: 'PAT at the limit' },
 	noLimit: { id: 'benchPatNoLimit1', name: 'PAT without limit' },
 	header: { id: 'benchHeaderAuth1', name: 'PAT header' },
 };
-const EXCEPTION = { available: false, start: '2026-05-01T00:00:00Z', end: '2026-05-02T00:00:00Z' };
 
-let sandboxUrl = '';
 let host: RealN8n;
 let userFolders: string[] = [];
 
-async function control(method: string, path: string, body?: object): Promise<unknown> {
-	const response = await fetch(`${sandboxUrl}/__sandbox${path}`, {
-		method,
-		headers: body ? { 'content-type': 'application/json' } : {},
-		body: body ? JSON.stringify(body) : undefined,
-	});
-	if (!response.ok) throw new Error(`Sandbox ${method} ${path}: ${response.status} ${await response.text()}`);
-	return response.json();
-}
-
-/** A clean request log and a full sandbox bucket with this limit. */
-async function prepare(limit: Limit): Promise<void> {
-	await control('DELETE', '/requests');
-	await control('DELETE', '/faults');
-	await control('POST', '/rate-limit', limit);
-}
-
-const requestLog = async () => (await control('GET', '/requests')) as LoggedRequest[];
-
 // ---- workflows ----
 
-/** Start → Make (a Code node making `items` items, each with its number i and the user ID) → Target. */
-function workflow(id: string, items: number, target: object): object {
-	const make = `return Array.from({ length: ${items} }, (_, i) => ({ json: { i, userId: ${JSON.stringify(seeded.userId)} } }));`;
-	const nodes = [
-		{ id: 'n1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{ id: 'n2', name: 'Make', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0], parameters: { jsCode: make } },
-		{ id: 'n3', name: 'Target', position: [400, 0], ...target },
-	];
-	const link = (to: string) => ({ main: [[{ node: to, type: 'main', index: 0 }]] });
-	return { id, name: id, active: false, settings: {}, nodes, connections: { Start: link('Make'), Make: link('Target') } };
-}
-
-function packageNode(credential: { id: string; name: string }, parameters: object): object {
-	return { type: NODE_TYPE, typeVersion: 1, parameters, credentials: { schedulingPlatformPatApi: credential } };
-}
-
-function httpNode(parameters: object, settings: object = {}): object {
-	const auth = { authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth' };
-	return { ...HTTP_NODE, ...settings, parameters: { ...auth, ...parameters }, credentials: { httpHeaderAuth: CREDENTIALS.header } };
-}
-
-/** What the seed made that the bench uses: the PAT, its owner and their default availability, the company's API key. */
-const seeded = { userId: '', availabilityId: '', pat: '', apiKey: '' };
-
-/** Availability Exception Create: repeatable, the same body each time but the title. */
-const packageWrite = () =>
-	packageNode(CREDENTIALS.atLimit, {
-		resource: 'availabilityException',
-		operation: 'create',
-		availabilityId: { __rl: true, mode: 'id', value: seeded.availabilityId },
-		type: EXCEPTION.available,
-		start: EXCEPTION.start,
-		end: EXCEPTION.end,
-		additionalFields: { title: '={{ "Bench " + $json.i }}' },
-	});
-
-function httpWrite(options: object = {}, settings: object = {}): object {
-	const body = JSON.stringify({ availabilityId: seeded.availabilityId, ...EXCEPTION });
-	return httpNode(
-		{ method: 'POST', url: `${sandboxUrl}/availability-exception`, sendBody: true, specifyBody: 'json', jsonBody: `={{ JSON.stringify({ ...${body}, title: "Bench " + $json.i }) }}`, options },
-		settings,
-	);
-}
+const START = { id: 'n1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} };
+const manualWorkflow = (id: string, items: number, target: object) => ({ id, active: false, ...workflow(id, items, target, START) });
 
 const packageRead = () => packageNode(CREDENTIALS.noLimit, { resource: 'user', operation: 'get', userId: { __rl: true, mode: 'id', value: '={{ $json.userId }}' } });
-const httpRead = () => httpNode({ url: `=${sandboxUrl}/v4/user/{{ $json.userId }}`, options: {} });
+const httpRead = () => httpNode(CREDENTIALS.header, { url: `=${bench.sandboxUrl}/v4/user/{{ $json.userId }}`, options: {} });
 const packageList = (limit?: number) =>
 	packageNode(CREDENTIALS.noLimit, { resource: 'user', operation: 'getAll', ...(limit ? { returnAll: false, limit } : { returnAll: true }) });
 
 /** HTTP Request batching at the limit: perMinute requests a minute, in the short mode's time scale. */
-const BATCHING = { batching: { batch: { batchSize: sized(AT_LIMIT.perMinute), batchInterval: Math.round(60_000 * SCALE) } } };
-const RETRY = { retryOnFail: true, maxTries: 5, waitBetweenTries: 5000 };
+const BATCHING = batching(sized(AT_LIMIT.perMinute), Math.round(60_000 * SCALE));
 
 const SIZES = { p1Users: sized(10_000), p2: BENCH_N, p3Latency: sized(200), p3Plain: sized(1000), p4: sized(300) };
 
 function workflows(): object[] {
-	const write = packageWrite();
+	const write = packageWrite(CREDENTIALS.atLimit);
 	return [
-		workflow('benchP1ReturnAll', 1, packageList()),
-		workflow('benchP1Limit', 1, packageList(LIMIT_250)),
-		workflow('benchP2Package', SIZES.p2, write),
-		workflow('benchP2Http', SIZES.p2, httpWrite()),
-		workflow('benchP2HttpRetry', SIZES.p2, httpWrite({}, RETRY)),
-		workflow('benchP2HttpBatching', SIZES.p2, httpWrite(BATCHING)),
-		workflow('benchP3PackageLatency', SIZES.p3Latency, packageRead()),
-		workflow('benchP3HttpLatency', SIZES.p3Latency, httpRead()),
-		workflow('benchP3Package', SIZES.p3Plain, packageRead()),
-		workflow('benchP3Http', SIZES.p3Plain, httpRead()),
-		workflow('benchP4Package', SIZES.p4, write),
+		manualWorkflow('benchP1ReturnAll', 1, packageList()),
+		manualWorkflow('benchP1Limit', 1, packageList(LIMIT_250)),
+		manualWorkflow('benchP2Package', SIZES.p2, write),
+		manualWorkflow('benchP2Http', SIZES.p2, httpWrite(CREDENTIALS.header)),
+		manualWorkflow('benchP2HttpRetry', SIZES.p2, httpWrite(CREDENTIALS.header, {}, RETRY)),
+		manualWorkflow('benchP2HttpBatching', SIZES.p2, httpWrite(CREDENTIALS.header, BATCHING)),
+		manualWorkflow('benchP3PackageLatency', SIZES.p3Latency, packageRead()),
+		manualWorkflow('benchP3HttpLatency', SIZES.p3Latency, httpRead()),
+		manualWorkflow('benchP3Package', SIZES.p3Plain, packageRead()),
+		manualWorkflow('benchP3Http', SIZES.p3Plain, httpRead()),
+		manualWorkflow('benchP4Package', SIZES.p4, write),
 	];
 }
 
 function credentials(): object[] {
-	const pat = (ref: { id: string; name: string }, limit: Limit) => ({
-		...ref,
-		type: 'schedulingPlatformPatApi',
-		data: { baseUrl: sandboxUrl, token: seeded.pat, requestsPerMinute: limit.perMinute, burst: limit.burst },
-	});
-	const header = { ...CREDENTIALS.header, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${seeded.pat}` } };
-	return [pat(CREDENTIALS.atLimit, AT_LIMIT), pat(CREDENTIALS.noLimit, NO_LIMIT), header];
+	return [patCredential(CREDENTIALS.atLimit, AT_LIMIT), patCredential(CREDENTIALS.noLimit, NO_LIMIT), headerCredential(CREDENTIALS.header)];
 }
 
 // ---- running ----
@@ -217,36 +140,6 @@ async function execute(workflowId: string, userFolder = userFolders[0]): Promise
 
 // ---- cases ----
 
-const minimumMs = (writes: number, limit: Limit) => (Math.max(0, writes - limit.burst) / limit.perMinute) * 60_000;
-const ratio = (value: number, of: number) => (of > 0 ? value / of : Infinity);
-const count = (log: LoggedRequest[], status: number) => log.filter((entry) => entry.status === status).length;
-
-interface WriteTarget {
-	text: string;
-	maxTimes: number;
-	max429Share?: number;
-}
-
-/** A row of writes: wall time against the token-bucket minimum, failed items, writes applied, 429s; checked when a target is given. */
-function writeRow(caseName: string, variant: string, items: number, run: NodeRun, log: LoggedRequest[], minimumWallMs: number, target?: WriteTarget): Row {
-	const times = ratio(run.executionTime, minimumWallMs);
-	const failed = items - run.items;
-	const share429 = ratio(count(log, 429), log.length);
-	return {
-		case: caseName,
-		variant,
-		items,
-		requests: log.length,
-		share429,
-		failed,
-		applied: count(log, 201),
-		wallMs: run.executionTime,
-		measured: run.error ? `stopped: ${run.error}` : `${times.toFixed(2)} × minimum (${formatMs(minimumWallMs)})`,
-		target: target?.text,
-		pass: target && times <= target.maxTimes && failed === 0 && share429 <= (target.max429Share ?? 1),
-	};
-}
-
 async function benchP1(): Promise<Row[]> {
 	await seedUsers(SIZES.p1Users - 2); // the seed's company has its owner and one member already
 	const rows: Row[] = [];
@@ -270,8 +163,8 @@ async function seedUsers(count: number): Promise<void> {
 	await prepare(NO_LIMIT);
 	const create = async (k: number) => {
 		const body = { email: `bench${k}@acme.example`, givenName: 'Bench', familyName: `User ${k}`, timezone: 'UTC', meetingType: { slug: `bench-${k}` } };
-		const headers = { authorization: `Bearer ${seeded.apiKey}`, 'content-type': 'application/json' };
-		const response = await fetch(`${sandboxUrl}/v4/user`, { method: 'POST', headers, body: JSON.stringify(body) });
+		const headers = { authorization: `Bearer ${bench.apiKey}`, 'content-type': 'application/json' };
+		const response = await fetch(`${bench.sandboxUrl}/v4/user`, { method: 'POST', headers, body: JSON.stringify(body) });
 		if (response.status !== 201) throw new Error(`Seeding user ${k}: ${response.status} ${await response.text()}`);
 	};
 	for (let first = 0; first < count; first += 50) {
@@ -373,65 +266,20 @@ async function benchP4(): Promise<Row[]> {
 async function benchProcesses(folders: string[]): Promise<Row> {
 	await prepare(AT_LIMIT);
 	const runs = await Promise.all(folders.map((folder) => execute('benchP4Package', folder)));
-	const log = await requestLog();
-	const start = Math.min(...runs.map((run) => run.startTime));
-	const end = Math.max(...runs.map((run) => run.startTime + run.executionTime));
 	const items = SIZES.p4 * runs.length;
-	const run: NodeRun = { ...runs[0], items: runs.reduce((sum, one) => sum + one.items, 0), startTime: start, executionTime: end - start };
-	run.error = runs.map((one) => one.error).filter(Boolean).join('; ') || undefined;
 	const variant = `This package, ${runs.length} n8n processes × ${SIZES.p4} writes, one credential`;
-	return writeRow('P4', variant, items, run, log, minimumMs(items, AT_LIMIT), { text: '0 failed, ≤ 1.15 × minimum', maxTimes: 1.15 });
+	return writeRow('P4', variant, items, combined(runs), await requestLog(), minimumMs(items, AT_LIMIT), { text: '0 failed, ≤ 1.15 × minimum', maxTimes: 1.15 });
 }
 
 // ---- table ----
 
-function formatMs(ms: number): string {
-	if (ms < 10_000) return `${(ms / 1000).toFixed(2)} s`;
-	const seconds = Math.round(ms / 1000);
-	return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
-}
-
-const cell = (value: number | undefined, format: (value: number) => string = String) => (value === undefined ? '' : format(value));
-const verdict = (pass: boolean | undefined) => (pass === undefined ? '' : pass ? 'PASS' : 'FAIL');
-
-/** A table cell: one line, pipes escaped. */
-const escaped = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
-
-function tableRow(row: Row): string {
-	const cells = [
-		row.case,
-		row.variant,
-		cell(row.items),
-		cell(row.requests),
-		cell(row.share429, (share) => `${(share * 100).toFixed(1)} %`),
-		cell(row.failed),
-		cell(row.applied),
-		cell(row.wallMs, formatMs),
-		row.measured,
-		row.target ?? '',
-		verdict(row.pass),
-	];
-	return `| ${cells.map(escaped).join(' | ')} |`;
-}
-
-function table(rows: Row[], header: string): string {
-	const lines = [
-		'| Case | Node, variant | Items | Requests | 429s | Failed items | Writes applied | Wall time | Measured | Target | |',
-		'|---|---|---:|---:|---:|---:|---:|---:|---|---|---|',
-		...rows.map(tableRow),
-	];
-	return `${header}\n\n${lines.join('\n')}\n`;
-}
-
 function header(version: string): string {
-	const cpu = cpus();
-	const machine = `${cpu.length} × ${cpu[0]?.model.trim() ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GB, ${type()} ${release()}, Node ${process.version}`;
 	const mode = BENCH_N === 1000 ? 'full' : 'short';
-	return [
+	return headerLines([
 		`Benchmark ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, n8n ${version}, BENCH_N=${BENCH_N} (${mode} mode)`,
-		`Machine: ${machine}`,
+		`Machine: ${machine()}`,
 		`At the limit: ${AT_LIMIT.perMinute} requests per minute, burst ${AT_LIMIT.burst} (sandbox and credential); minimum = (writes - burst) / ${AT_LIMIT.perMinute} min.`,
-	].map((line) => `${line}  `).join('\n');
+	]);
 }
 
 const STEPS: Record<string, () => Promise<Row[]>> = { P1: benchP1, P2: benchP2, P3: benchP3, P4: benchP4 };
@@ -442,12 +290,7 @@ async function main(): Promise<void> {
 	if (unknown.length) throw new Error(`BENCH_CASES: unknown ${unknown.join(', ')}; the cases are ${Object.keys(STEPS).join(', ')}`);
 	host = realN8n();
 	const { version } = host;
-	const sandbox = await startSandbox();
-	sandboxUrl = sandbox.url;
-	const seed = (await control('POST', '/seed')) as { users: { owner: { id: string } }; credentials: { ownerPat: string; apiKey: string } };
-	const availabilities = await fetch(`${sandboxUrl}/availability`, { headers: { authorization: `Bearer ${seed.credentials.ownerPat}` } });
-	const [availability] = (await availabilities.json()) as Array<{ id: string }>;
-	Object.assign(seeded, { userId: seed.users.owner.id, availabilityId: availability.id, pat: seed.credentials.ownerPat, apiKey: seed.credentials.apiKey });
+	const sandbox = await startBenchSandbox();
 
 	userFolders = [newUserFolder('n8n-bench-a-'), newUserFolder('n8n-bench-b-'), newUserFolder('n8n-bench-c-')];
 	await Promise.all(userFolders.map((folder) => importAll(host, folder, credentials(), workflows())));

@@ -104,7 +104,7 @@ export function logEnds(queue: QueueMode, characters = 2000): string {
 }
 
 /** A Webhook node answering at once (the execution runs on a worker afterwards), at POST /webhook/<path>. */
-export function webhookNode(path: string, webhookId: string, position: [number, number] = [0, 0]): IDataObject {
+export function webhookNode(path: string, webhookId: string, position: [number, number] = [0, 0]): IDataObject & { name: string } {
 	return { id: 'Webhook', name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position, webhookId, parameters: { httpMethod: 'POST', path, options: {} } };
 }
 

@@ -1,3 +1,7 @@
+import { ApiError } from '../sandbox/errors';
+import { RateLimiter } from '../sandbox/rateLimit';
+import { distFile, separateTransport, transportContext } from './harness/processes';
+import type { FullResponse, Parallel } from './harness/processes';
 import { useWorld } from './harness/world';
 
 /**
@@ -23,4 +27,139 @@ test('210 items in one run: 200 go at once, the rest wait for tokens, and the AP
 	// The sandbox does enforce the limit: a burst sent around the node right after is refused.
 	const direct = await Promise.all(Array.from({ length: 5 }, () => world().api('GET', '/v4/user/me', world().seed.credentials.ownerPat)));
 	expect(direct.map((r) => r.status)).toContain(429);
+});
+
+/**
+ * Several processes on one credential (queue-mode workers, several n8n instances), in virtual time on jest's fake
+ * clock: each process is a copy of the compiled transport with its own buckets (harness/processes.ts), writing with
+ * five items in flight through a request helper that answers, 10 to 20 ms each way, from the sandbox's own token
+ * bucket (sandbox/rateLimit.ts) at the API's limit (100 per minute, burst 200): 201, or 429 with its Retry-After.
+ * Math.random is seeded, so each run is the same. The processes learn of each other only from the 429s.
+ */
+describe('several processes on one credential, in virtual time', () => {
+	const LIMIT = { perMinute: 100, burst: 200 };
+	const MINUTE = 60_000;
+	const { inParallel } = jest.requireActual<Parallel>(distFile('parallel.js'));
+
+	interface Answer {
+		process: number;
+		at: number;
+		status: number;
+	}
+
+	const wait = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+
+	/** Mulberry32: a small seeded generator, so the runs repeat. */
+	function seeded(seed: number): () => number {
+		let state = seed;
+		return () => {
+			state = (state + 0x6d2b79f5) | 0;
+			let t = Math.imul(state ^ (state >>> 15), 1 | state);
+			t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+			return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+		};
+	}
+
+	/** The API for one credential: the sandbox's bucket, the answers it gave (which process, when, what). */
+	function api() {
+		const bucket = new RateLimiter(LIMIT);
+		const answers: Answer[] = [];
+		const send = (process: number) => async (): Promise<FullResponse> => {
+			await wait(10 + Math.random() * 10);
+			let reply: FullResponse = { statusCode: 201, headers: {}, body: { id: `${process}-${answers.length}` } };
+			try {
+				bucket.take('credential', Date.now());
+			} catch (error) {
+				const refused = error as ApiError;
+				reply = { statusCode: refused.status, headers: { 'retry-after': refused.headers['Retry-After'] }, body: refused.body };
+			}
+			answers.push({ process, at: Date.now(), status: reply.statusCode });
+			await wait(10 + Math.random() * 10);
+			return reply;
+		};
+		return { answers, send };
+	}
+
+	interface Writer {
+		/** When it starts, and how many writes it makes. */
+		startAt: number;
+		writes: number;
+	}
+
+	/** Each writer, a process of its own, makes its writes (five in flight); what each item came to, and when each ended. */
+	async function run(writers: Writer[], seed = 1) {
+		jest.useFakeTimers({ now: 1_800_000_000_000 });
+		const random = jest.spyOn(Math, 'random').mockImplementation(seeded(seed));
+		try {
+			const { answers, send } = api();
+			const credential = { baseUrl: 'https://api.example.com', token: 'rgo-virtual-time-token', requestsPerMinute: LIMIT.perMinute, burst: LIMIT.burst };
+			const started = Date.now();
+			const write = async ({ startAt, writes }: Writer, process: number) => {
+				const transport = separateTransport();
+				await wait(startAt);
+				const context = transportContext(credential, send(process));
+				const results = await inParallel(writes, 5, async (index) => {
+					const request = { method: 'POST' as const, path: '/crm', body: { email: `p${process}-${index}@example.com` } };
+					return await transport.apiRequest(context, 0, request).then(() => 'ok', (error: Error) => error.message);
+				}, () => false);
+				return { results, endedAt: Date.now() - started };
+			};
+			let finished = false;
+			const done = Promise.all(writers.map(write)).finally(() => (finished = true));
+			while (!finished) await jest.advanceTimersByTimeAsync(1000);
+			const ends = await done;
+			return { answers: answers.map((answer) => ({ ...answer, at: answer.at - started })), failed: ends.flatMap((end) => end.results).filter((result) => result !== 'ok'), ends };
+		} finally {
+			random.mockRestore();
+			jest.useRealTimers();
+		}
+	}
+
+	const minimumMs = (writes: number) => ((writes - LIMIT.burst) / LIMIT.perMinute) * MINUTE;
+	const share429 = (answers: Answer[]) => answers.filter((answer) => answer.status === 429).length / answers.length;
+	/** Answers 201 of a process within a window of virtual time. */
+	const applied = (answers: Answer[], process: number, from: number, to: number) =>
+		answers.filter((answer) => answer.process === process && answer.status === 201 && answer.at >= from && answer.at < to).length;
+
+	test('one process alone never meets a 429 and takes the token-bucket minimum (its bucket refills 2 % slower than the API\'s)', async () => {
+		const { answers, failed, ends } = await run([{ startAt: 0, writes: 500 }]);
+		expect(failed).toEqual([]);
+		expect(answers.filter((answer) => answer.status !== 201)).toEqual([]);
+		expect(ends[0].endedAt / minimumMs(500)).toBeGreaterThanOrEqual(1);
+		expect(ends[0].endedAt / minimumMs(500)).toBeLessThanOrEqual(1.03);
+	});
+
+	test.each([1, 2, 3])('three processes start 500 writes each together (seed %i): none fails, ≤ 1.15 × the minimum, 429s after the first minute ≤ 2 %', async (seed) => {
+		const { answers, failed, ends } = await run([0, 300, 600].map((startAt) => ({ startAt, writes: 500 })), seed);
+		expect(failed).toEqual([]);
+		// Each write applied once: 1,500 answers 201, all others 429.
+		expect(answers.filter((answer) => answer.status === 201)).toHaveLength(1500);
+		expect(answers.filter((answer) => answer.status !== 201 && answer.status !== 429)).toEqual([]);
+		const wall = Math.max(...ends.map((end) => end.endedAt));
+		expect(wall / minimumMs(1500)).toBeLessThanOrEqual(1.15);
+		// The old limiter (a share that grew back to the whole limit within a minute) had 16 % here.
+		expect(share429(answers.filter((answer) => answer.at >= MINUTE))).toBeLessThanOrEqual(0.02);
+	});
+
+	test('a second process joins: both go on without a failed write, and the first one soon takes about half the limit', async () => {
+		const { answers, failed } = await run([{ startAt: 0, writes: 900 }, { startAt: 3 * MINUTE, writes: 400 }]);
+		expect(failed).toEqual([]);
+		// Alone, the first one had the whole limit; in the second and third minute after the join, between a third and two thirds of it.
+		expect(applied(answers, 0, 2 * MINUTE, 3 * MINUTE)).toBeGreaterThanOrEqual(95);
+		const shared = applied(answers, 0, 5 * MINUTE, 7 * MINUTE) / (2 * LIMIT.perMinute);
+		expect(shared).toBeGreaterThanOrEqual(1 / 3);
+		expect(shared).toBeLessThanOrEqual(2 / 3);
+	});
+
+	test('when the other process stops, the one left probes and takes the whole limit again, also what the API saved meanwhile', async () => {
+		const { answers, failed, ends } = await run([{ startAt: 0, writes: 1300 }, { startAt: 0, writes: 300 }]);
+		expect(failed).toEqual([]);
+		const stopped = ends[1].endedAt;
+		// It holds its share for at most 150 answers or until the tokens it left unused could have filled the burst (one
+		// and a half times at most), then probes: in the seventh minute after the stop it writes at the whole limit or more.
+		const later = applied(answers, 0, stopped + 6 * MINUTE, stopped + 7 * MINUTE);
+		expect(later).toBeGreaterThanOrEqual(95);
+		// And nothing the API allowed went to waste beyond 15 %: the whole run against the minimum of 1,600 writes.
+		expect(ends[0].endedAt / minimumMs(1600)).toBeLessThanOrEqual(1.15);
+	});
 });

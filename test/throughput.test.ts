@@ -1,7 +1,7 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
-import { join } from 'path';
+import type { IDataObject } from 'n8n-workflow';
 
-import { PACKAGE_DIR } from './harness/engine';
+import { distFile, separateTransport, transportContext } from './harness/processes';
+import type { Parallel, Transport } from './harness/processes';
 import type { CredentialRef, LoggedRequest } from './harness/world';
 import { byId, useWorld } from './harness/world';
 
@@ -135,36 +135,16 @@ describe("the credential's limit", () => {
  * state, so its own bucket), sending through real HTTP to the one sandbox, whose bucket they share.
  */
 describe('two processes on one credential', () => {
-	type Transport = typeof import('../dist/nodes/shared/transport/request');
-	type Parallel = typeof import('../dist/nodes/shared/parallel');
-	const dist = (file: string) => join(PACKAGE_DIR, 'dist/nodes/shared', file);
-
-	function separateProcess(): Transport {
-		let transport: Transport | undefined;
-		jest.isolateModules(() => {
-			transport = jest.requireActual<Transport>(dist('transport/request.js'));
+	/** Sends through real HTTP to the sandbox with the credential's token. */
+	const context = (credential: IDataObject) =>
+		transportContext(credential, async (options) => {
+			const response = await fetch(options.url, {
+				method: options.method,
+				headers: { authorization: `Bearer ${String(credential.token)}`, 'content-type': 'application/json' },
+				body: JSON.stringify(options.body),
+			});
+			return { statusCode: response.status, headers: Object.fromEntries(response.headers), body: await response.json() };
 		});
-		return transport as Transport;
-	}
-
-	/** What the transport needs of n8n: the PAT credential and a request helper that really sends. */
-	function context(credential: IDataObject): IExecuteFunctions {
-		return {
-			getNodeParameter: (name: string, _index: number, fallback: unknown) => (name === 'authentication' ? 'personalAccessToken' : fallback),
-			getCredentials: async () => credential,
-			getNode: () => ({ name: 'Scheduling Platform', type: 'schedulingPlatform', typeVersion: 1, position: [0, 0], parameters: {}, id: 'n' }),
-			helpers: {
-				httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) => {
-					const response = await fetch(options.url, {
-						method: options.method,
-						headers: { authorization: `Bearer ${String(credential.token)}`, 'content-type': 'application/json' },
-						body: JSON.stringify(options.body),
-					});
-					return { statusCode: response.status, headers: Object.fromEntries(response.headers), body: await response.json() };
-				},
-			},
-		} as unknown as IExecuteFunctions;
-	}
 
 	afterAll(async () => await world().control('POST', '/__sandbox/rate-limit', { perMinute: 100, burst: 200 }));
 
@@ -172,7 +152,7 @@ describe('two processes on one credential', () => {
 		const limit = { perMinute: 600, burst: 10 };
 		await world().control('POST', '/__sandbox/rate-limit', limit);
 		const meetingType = (await world().meetingTypes())[0];
-		const { inParallel } = jest.requireActual<Parallel>(dist('parallel.js'));
+		const { inParallel } = jest.requireActual<Parallel>(distFile('parallel.js'));
 		const credential = { ...world().pat().data, requestsPerMinute: limit.perMinute, burst: limit.burst };
 		const writes = (transport: Transport, name: string) =>
 			inParallel(40, 5, async (index) => {
@@ -180,7 +160,7 @@ describe('two processes on one credential', () => {
 				return await transport.apiRequest(context(credential), 0, request).then(() => 'ok', (error: Error) => error.message);
 			}, () => false);
 		const started = Date.now();
-		const results = await Promise.all([writes(separateProcess(), 'A'), writes(separateProcess(), 'B')]);
+		const results = await Promise.all([writes(separateTransport(), 'A'), writes(separateTransport(), 'B')]);
 		const elapsed = Date.now() - started;
 		expect(results.flat().filter((result) => result !== 'ok')).toEqual([]);
 		const statuses = (await world().requests()).map((request) => request.status);

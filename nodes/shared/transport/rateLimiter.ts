@@ -134,8 +134,10 @@ export async function takeToken(key: string, limit: RateLimit): Promise<void> {
 		if (now < bucket.pausedUntil) {
 			await sleep(bucket.pausedUntil - now);
 		} else if (bucket.tokens < 1) {
-			// At most a second: a probe may start meanwhile and make the wait shorter.
-			await sleep(Math.min(1000, Math.ceil((1 - bucket.tokens) * msPerToken(bucket, now))));
+			// Until the next token and a random part of one more (what is not used stays in the bucket): the requests of
+			// several processes reach the API at random moments, so that a 429 finds each in proportion to how often it
+			// asks, not by how its clock falls against the others'. At most a second: a probe may start meanwhile.
+			await sleep(Math.min(1000, Math.ceil((1 - bucket.tokens + Math.random()) * msPerToken(bucket, now))));
 		} else {
 			bucket.tokens -= 1;
 			return;
