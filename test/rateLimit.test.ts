@@ -151,7 +151,7 @@ describe('several processes on one credential, in virtual time', () => {
 		expect(shared).toBeLessThanOrEqual(2 / 3);
 	});
 
-	test('when the other process stops, the one left probes and takes the whole limit again, also what the API saved meanwhile', async () => {
+	test('when the other process stops, the one left probes, takes the whole limit again with what the API saved meanwhile, and stops probing', async () => {
 		const { answers, failed, ends } = await run([{ startAt: 0, writes: 1300 }, { startAt: 0, writes: 300 }]);
 		expect(failed).toEqual([]);
 		const stopped = ends[1].endedAt;
@@ -159,6 +159,8 @@ describe('several processes on one credential, in virtual time', () => {
 		// and a half times at most), then probes: in the seventh minute after the stop it writes at the whole limit or more.
 		const later = applied(answers, 0, stopped + 6 * MINUTE, stopped + 7 * MINUTE);
 		expect(later).toBeGreaterThanOrEqual(95);
+		// Once a probe measured nearly the whole limit, it is alone again: the whole limit, no more probes, no more 429s.
+		expect(answers.filter((answer) => answer.status === 429 && answer.at >= ends[0].endedAt - 3 * MINUTE)).toEqual([]);
 		// And nothing the API allowed went to waste beyond 15 %: the whole run against the minimum of 1,600 writes.
 		expect(ends[0].endedAt / minimumMs(1600)).toBeLessThanOrEqual(1.15);
 	});

@@ -23,7 +23,8 @@ import { sleep } from 'n8n-workflow';
  * - the rate holds until this process has had PROBE_AFTER_ANSWERS answers since that 429, or until the tokens it
  *   left unused since could have filled the API's burst (another process may have stopped and left its share);
  *   then it probes: the rate doubles every PROBE_DOUBLING_TOKENS, up to MAX_SHARE times the limit (the API saved
- *   what nobody used, up to its burst), until the next 429 measures again.
+ *   what nobody used, up to its burst), until the next 429 measures again;
+ * - a measured share of ALONE_SHARE or more means the others have stopped: the whole limit again, no more probes.
  * So each process meets about one 429 per probe, after at least PROBE_AFTER_ANSWERS answers or a burst's worth
  * of unused tokens. Every 429 pauses the bucket until the API's Retry-After. Times are counted in tokens of the
  * credential's limit (60 s at 100 per minute are 100 tokens), so a smaller or larger limit behaves alike.
@@ -44,6 +45,8 @@ const MEASURE_TOKENS = 20;
 const MARGIN = 0.05;
 /** The share never drops below this. */
 const MIN_SHARE = 0.05;
+/** A measured share of at least this much of the limit means the process is alone again. */
+const ALONE_SHARE = 0.95;
 /** Answers after a 429 before the rate probes for more (so about one 429 per this many requests). */
 const PROBE_AFTER_ANSWERS = 150;
 /** While probing, the rate doubles in this many tokens of time. */
@@ -152,14 +155,16 @@ export function noteAnswer(key: string, limit: RateLimit): void {
 	if (bucket.sharing) bucket.sharing.answers++;
 }
 
-/** The share got through since the measurement started, less the margin; undefined when the span is too short to tell. */
+/** The share got through since the measurement started (at most the whole limit); undefined when the span is too short to tell. */
 function measuredShare(bucket: Bucket, sharing: Sharing, now: number): number | undefined {
 	const span = tokensIn(bucket, now - sharing.since);
-	if (span < MEASURE_TOKENS) return undefined;
-	return Math.max(MIN_SHARE, Math.min(1, sharing.answers / span) * (1 - MARGIN));
+	return span < MEASURE_TOKENS ? undefined : Math.min(1, sharing.answers / span);
 }
 
-/** What a 429 for the credential's limit teaches: halve at the first, measure at a later one, hold again. */
+/**
+ * What a 429 for the credential's limit teaches: halve at the first, measure at a later one and hold that share (or,
+ * with nearly the whole limit measured, the others have stopped: back to the whole limit, as before the first 429).
+ */
 function share(bucket: Bucket, now: number): void {
 	const probeAfterUnused = bucket.limit.burst * (0.5 + Math.random());
 	const sharing = bucket.sharing;
@@ -168,7 +173,11 @@ function share(bucket: Bucket, now: number): void {
 		return;
 	}
 	const measured = measuredShare(bucket, sharing, now);
-	if (measured !== undefined) Object.assign(sharing, { share: measured, since: now, answers: 0 });
+	if (measured !== undefined && measured >= ALONE_SHARE) {
+		bucket.sharing = undefined;
+		return;
+	}
+	if (measured !== undefined) Object.assign(sharing, { share: Math.max(MIN_SHARE, measured * (1 - MARGIN)), since: now, answers: 0 });
 	Object.assign(sharing, { probingSince: undefined, probeAfterUnused });
 }
 
