@@ -13,7 +13,7 @@ import { requestOptionsProperty } from '../shared/parallel';
 import { authenticationProperties } from '../shared/authentication';
 import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { getUsers, searchActingUsers, searchUsers } from '../shared/listSearch';
-import { searchAppointments, searchAvailabilities, searchMeetingTypes } from './listSearch';
+import { searchAppointments, searchAvailabilities } from './listSearch';
 import { appointmentOperations, appointmentProperties } from './resources/appointment';
 import { attendeeOperations, attendeeProperties } from './resources/attendee';
 import { availabilityOperations, availabilityProperties } from './resources/availability';
@@ -25,6 +25,7 @@ import { handoffOperations, handoffProperties } from './resources/handoff';
 import { meetingTypeOperations, meetingTypeProperties } from './resources/meetingType';
 import { personalPageOperations, personalPageProperties } from './resources/personalPage';
 import { userOperations, userProperties } from './resources/user';
+import { searchMeetingTypes } from '../shared/records/scheduling';
 
 const properties: INodeProperties[] = [
 	...authenticationProperties,

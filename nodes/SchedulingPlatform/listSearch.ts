@@ -4,16 +4,7 @@ import { matches } from '../shared/listSearch';
 import { MAX_PAGE_SIZE } from '../shared/transport/pagination';
 import { apiRequest } from '../shared/transport/request';
 
-/** "From List" loaders of the scheduling resources (meeting types, availabilities, appointments); users are shared. */
-
-export async function searchMeetingTypes(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const meetingTypes = (await apiRequest(this, 0, { method: 'GET', path: '/v4/meeting-type' })) as IDataObject[];
-	return {
-		results: meetingTypes
-			.filter((type) => matches(filter, (type.meetingInfo as IDataObject)?.name, type.slug, type.id))
-			.map((type) => ({ name: String((type.meetingInfo as IDataObject)?.name ?? type.slug), value: String(type.id) })),
-	};
-}
+/** "From List" loaders of the scheduling resources (availabilities, appointments; meeting types: nodes/shared/records/scheduling.ts); users are shared. */
 
 export async function searchAvailabilities(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const availabilities = (await apiRequest(this, 0, { method: 'GET', path: '/availability' })) as IDataObject[];

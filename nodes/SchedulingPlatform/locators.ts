@@ -1,8 +1,6 @@
 import { locator } from '../shared/locators';
 
-/** Resource locators of the scheduling resources (their loaders in listSearch.ts). */
-
-export const meetingTypeLocator = locator('searchMeetingTypes', 'Meeting Type ID');
+/** Resource locators of the scheduling resources (their loaders in listSearch.ts; meeting types: nodes/shared/records/scheduling.ts). */
 
 export const appointmentLocator = locator('searchAppointments', 'Appointment ID');
 

@@ -8,17 +8,7 @@ import { executeDefinitions } from '../shared/executor';
 import { searchActingUsers, searchUsers } from '../shared/listSearch';
 import { requestOptionsProperty } from '../shared/parallel';
 import { getCustomFields } from './customFields';
-import {
-	getCustomFieldKeys,
-	getLostReasons,
-	getPipelineStages,
-	searchCompanies,
-	searchContacts,
-	searchDataFields,
-	searchDeals,
-	searchPipelines,
-	searchTasks,
-} from './listSearch';
+import { getCustomFieldKeys, getLostReasons, getPipelineStages, searchDataFields, searchTasks } from './listSearch';
 import { getContactFields } from './resourceMapping';
 import { contactOperations, contactProperties } from './resources/contact';
 import { dataFieldOperations, dataFieldProperties } from './resources/dataField';
@@ -31,6 +21,7 @@ import { communicationOperations, communicationProperties } from './resources/co
 import { customFieldOperations, customFieldProperties } from './resources/customField';
 import { emailOperations, emailProperties } from './resources/email';
 import { lostReasonOperations, lostReasonProperties } from './resources/lostReason';
+import { searchCompanies, searchContacts, searchDeals, searchPipelines } from '../shared/records/crm';
 
 /**
  * The CRM node (api-reference §3): contacts and their data fields, companies, deals, pipelines, tasks, notes,

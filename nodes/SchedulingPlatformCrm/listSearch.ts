@@ -1,76 +1,16 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
-import { matches } from '../shared/listSearch';
+import { each, matches, searchPage } from '../shared/listSearch';
+import { readPipelines } from '../shared/records/crm';
 import { MAX_PAGE_SIZE } from '../shared/transport/pagination';
-import type { ItemsKey } from '../shared/transport/answers';
 import { failWith, readItems } from '../shared/transport/answers';
 import { apiRequest } from '../shared/transport/request';
 import type { RecordType } from './customFields';
 import { settingsRequest } from './customFields';
-import { COMPANY_ITEMS } from './resources/company';
 import { DATA_FIELD_ITEMS } from './resources/dataField';
 import { LOST_REASON_SETTINGS } from './resources/lostReason';
 
-/**
- * "From List" loaders of the CRM records. The CRM lists are page1 lists (page from 1, `totalPages`): one page
- * per call, the next page number as the pagination token.
- */
-
-export interface PageList {
-	path: string;
-	itemsKey: ItemsKey;
-	/** The query parameter the API searches with; none: the filter is applied to each page here. */
-	searchParam?: string;
-	/** Other query parameters, such as the order. */
-	query?: IDataObject;
-	/** Items per page: the API's most, unless the options read something per item (the contact names of documents). */
-	pageSize?: number;
-	/** The options of a page's items (`each` makes them one by one; a loader may read more first). */
-	options: (items: IDataObject[]) => INodePropertyOptions[] | Promise<INodePropertyOptions[]>;
-}
-
-/** Options made one by one from a page's items. */
-export const each = (option: (item: IDataObject) => INodePropertyOptions) => (items: IDataObject[]) => items.map(option);
-
-export async function searchPage(ctx: ILoadOptionsFunctions, list: PageList, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	const page = Number(paginationToken ?? 1);
-	const qs: IDataObject = { page, limit: list.pageSize ?? MAX_PAGE_SIZE, ...list.query };
-	if (filter && list.searchParam) qs[list.searchParam] = filter;
-	const answer = (await apiRequest(ctx, 0, { method: 'GET', path: list.path, qs })) as IDataObject;
-	const options = await list.options(readItems(answer, list.itemsKey, failWith(ctx.getNode())));
-	return {
-		results: list.searchParam ? options : options.filter((option) => matches(filter, option.name, option.value)),
-		paginationToken: page < Number(answer.totalPages ?? 0) ? String(page + 1) : undefined,
-	};
-}
-
-function contactName(row: IDataObject): INodePropertyOptions {
-	const contact = row.item as IDataObject;
-	const name = [contact.firstName, contact.lastName].filter(Boolean).join(' ');
-	const reach = String(contact.email ?? contact.phoneNumber ?? '');
-	return { name: name ? `${name} (${reach})` : reach, value: String(contact.id) };
-}
-
-export async function searchContacts(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	const query = { sortBy: 'lastName', sortOrder: 'ASC' };
-	return await searchPage(this, { path: '/crm', itemsKey: 'result', searchParam: 'searchTerm', query, options: each(contactName) }, filter, paginationToken);
-}
-
-export async function searchCompanies(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	const option = (company: IDataObject) => ({
-		name: company.domain ? `${String(company.name)} (${String(company.domain)})` : String(company.name),
-		value: String(company.id),
-	});
-	return await searchPage(this, { path: '/crm/companies', itemsKey: COMPANY_ITEMS, searchParam: 'search', options: each(option) }, filter, paginationToken);
-}
-
-export async function searchDeals(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	const option = (deal: IDataObject) => ({
-		name: `${String(deal.name)} (${String((deal.stage as IDataObject | null)?.name ?? 'no stage')})`,
-		value: String(deal.id),
-	});
-	return await searchPage(this, { path: '/crm/deals', itemsKey: 'deals', searchParam: 'search', options: each(option) }, filter, paginationToken);
-}
+/** "From List" loaders and dropdowns of the CRM node's own records (contacts, companies, deals, pipelines: nodes/shared/records/crm.ts). */
 
 /** Tasks by title, the earliest due first ("done" when completed); the API has no search, so each page is filtered here. */
 export async function searchTasks(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
@@ -79,19 +19,6 @@ export async function searchTasks(this: ILoadOptionsFunctions, filter?: string, 
 		value: String(task.id),
 	});
 	return await searchPage(this, { path: '/crm/tasks', itemsKey: 'tasks', options: each(option) }, filter, paginationToken);
-}
-
-async function pipelines(ctx: ILoadOptionsFunctions): Promise<IDataObject[]> {
-	return (await apiRequest(ctx, 0, { method: 'GET', path: '/crm/pipelines' })) as IDataObject[];
-}
-
-/** Pipelines: a bare array, filtered here. */
-export async function searchPipelines(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	return {
-		results: (await pipelines(this))
-			.filter((pipeline) => matches(filter, pipeline.name, pipeline.id))
-			.map((pipeline) => ({ name: `${String(pipeline.name)}${pipeline.isDefault ? ' (default)' : ''}`, value: String(pipeline.id) })),
-	};
 }
 
 /** A fixed value of a resource locator or text parameter ("" when unset or an expression). */
@@ -116,7 +43,7 @@ async function chosenPipeline(ctx: ILoadOptionsFunctions): Promise<string> {
 /** The Stage dropdowns: the stages of the chosen pipeline in their order; with none chosen, every pipeline's stages. */
 export async function getPipelineStages(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const chosen = await chosenPipeline(this);
-	const shown = (await pipelines(this)).filter((pipeline) => !chosen || pipeline.id === chosen);
+	const shown = (await readPipelines(this)).filter((pipeline) => !chosen || pipeline.id === chosen);
 	return shown.flatMap((pipeline) =>
 		((pipeline.stages ?? []) as IDataObject[]).map((stage) => ({
 			name: chosen ? String(stage.name) : `${String(pipeline.name)}: ${String(stage.name)}`,

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { companyLocator, contactOrEmailLocator, dealLocator } from '../shared/records/crm';
 
-import { companyLocator, contactOrEmailLocator, dealLocator } from './locators';
 
 /**
  * The record a note or communication belongs to: exactly one contact, deal or company, chosen with a Parent Type

@@ -1,9 +1,8 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { crmArea } from '../shared/trigger/events/crm';
-import { pollTrigger, triggerListSearch, triggerProperties, triggerSubtitle } from '../shared/trigger/pollingNode';
+import { pollingMembers, triggerProperties, triggerSubtitle } from '../shared/trigger/pollingNode';
 
 /**
  * The polling trigger of the CRM area (api-reference §3 and §8): n8n lists its events under the Scheduling Platform
@@ -12,6 +11,7 @@ import { pollTrigger, triggerListSearch, triggerProperties, triggerSubtitle } fr
 
 const areas = [crmArea];
 const properties = triggerProperties(areas);
+const members = pollingMembers(areas, properties);
 
 export class SchedulingPlatformCrmTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -43,12 +43,7 @@ export class SchedulingPlatformCrmTrigger implements INodeType {
 		properties,
 	};
 
-	methods = {
-		credentialTest: { schedulingPlatformCredentialTest: testSchedulingPlatformCredential },
-		listSearch: triggerListSearch(areas),
-	};
+	methods = members.methods;
 
-	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollTrigger(this, areas, properties);
-	}
+	poll = members.poll;
 }

@@ -1,7 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { searchCompanies, searchContacts, searchDeals } from '../SchedulingPlatformCrm/listSearch';
 import { authenticationProperties } from '../shared/authentication';
 import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { forTheEditor } from '../shared/editorLoaders';
@@ -15,6 +14,7 @@ import { documentOperations, documentProperties } from './resources/document';
 import { productOperations, productProperties } from './resources/product';
 import { recurringInvoiceOperations, recurringInvoiceProperties } from './resources/recurringInvoice';
 import { settingsOperations, settingsProperties } from './resources/settings';
+import { searchCompanies, searchContacts, searchDeals } from '../shared/records/crm';
 
 /**
  * The Invoicing node (api-reference §6): offers and invoices from draft to paid, products, seller settings,

@@ -1,10 +1,10 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
-import { each, searchPage } from '../SchedulingPlatformCrm/listSearch';
 import { contactOf } from '../shared/contacts';
 import { failWith } from '../shared/transport/answers';
 import { fetchMany } from '../shared/transport/pagination';
 import { apiRequest } from '../shared/transport/request';
+import { each, searchPage } from '../shared/listSearch';
 
 /**
  * "From List" loaders of the invoicing records (page1 lists, one page per call, as the CRM's) and the dropdowns

@@ -1,9 +1,8 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { invoicingArea } from '../shared/trigger/events/invoicing';
-import { pollTrigger, triggerListSearch, triggerProperties, triggerSubtitle } from '../shared/trigger/pollingNode';
+import { pollingMembers, triggerProperties, triggerSubtitle } from '../shared/trigger/pollingNode';
 
 /**
  * The polling trigger of the Invoicing area (api-reference §6 and §8): n8n lists its events under the Scheduling
@@ -12,6 +11,7 @@ import { pollTrigger, triggerListSearch, triggerProperties, triggerSubtitle } fr
 
 const areas = [invoicingArea];
 const properties = triggerProperties(areas);
+const members = pollingMembers(areas, properties);
 
 export class SchedulingPlatformInvoicingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -43,12 +43,7 @@ export class SchedulingPlatformInvoicingTrigger implements INodeType {
 		properties,
 	};
 
-	methods = {
-		credentialTest: { schedulingPlatformCredentialTest: testSchedulingPlatformCredential },
-		listSearch: triggerListSearch(areas),
-	};
+	methods = members.methods;
 
-	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollTrigger(this, areas, properties);
-	}
+	poll = members.poll;
 }

@@ -1,7 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { searchMeetingTypes } from '../SchedulingPlatform/listSearch';
 import { authenticationProperties } from '../shared/authentication';
 import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { forTheEditor } from '../shared/editorLoaders';
@@ -14,6 +13,7 @@ import { pendingAttendeeOperations, pendingAttendeeProperties } from './resource
 import { provisionalBookingOperations, provisionalBookingProperties } from './resources/provisionalBooking';
 import { queueOperations, queueProperties } from './resources/queue';
 import { queueUserGroupOperations, queueUserGroupProperties } from './resources/queueUserGroup';
+import { searchMeetingTypes } from '../shared/records/scheduling';
 
 /**
  * The Routing node (api-reference §7, groups the API marks Beta): queues and round robin, queue user groups, meeting

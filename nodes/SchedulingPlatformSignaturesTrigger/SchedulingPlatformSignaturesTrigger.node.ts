@@ -1,9 +1,8 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { signaturesArea } from '../shared/trigger/events/signatures';
-import { pollTrigger, triggerListSearch, triggerProperties, triggerSubtitle } from '../shared/trigger/pollingNode';
+import { pollingMembers, triggerProperties, triggerSubtitle } from '../shared/trigger/pollingNode';
 
 /**
  * The polling trigger of the Signatures area (api-reference §5 and §8): n8n lists its event under the Scheduling
@@ -12,6 +11,7 @@ import { pollTrigger, triggerListSearch, triggerProperties, triggerSubtitle } fr
 
 const areas = [signaturesArea];
 const properties = triggerProperties(areas);
+const members = pollingMembers(areas, properties);
 
 export class SchedulingPlatformSignaturesTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -43,12 +43,7 @@ export class SchedulingPlatformSignaturesTrigger implements INodeType {
 		properties,
 	};
 
-	methods = {
-		credentialTest: { schedulingPlatformCredentialTest: testSchedulingPlatformCredential },
-		listSearch: triggerListSearch(areas),
-	};
+	methods = members.methods;
 
-	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollTrigger(this, areas, properties);
-	}
+	poll = members.poll;
 }

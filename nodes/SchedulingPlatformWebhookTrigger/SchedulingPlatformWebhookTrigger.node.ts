@@ -6,11 +6,10 @@ import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { forTheEditor } from '../shared/editorLoaders';
 import { searchActingUsers, searchUsers } from '../shared/listSearch';
 import { userLocator } from '../shared/locators';
-import { searchMeetingTypes } from '../SchedulingPlatform/listSearch';
-import { meetingTypeLocator } from '../SchedulingPlatform/locators';
 import { receive } from './deliveries';
 import { BOOKING_EVENTS, eventOptions, eventsProperty } from './events';
 import { subscribe, subscriptionExists, unsubscribe } from './subscriptions';
+import { meetingTypeLocator, searchMeetingTypes } from '../shared/records/scheduling';
 
 /**
  * The instant trigger (api-reference §9): a webhook subscription of the company, made when the workflow is

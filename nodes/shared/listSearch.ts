@@ -1,5 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
+import type { ItemsKey } from './transport/answers';
+import { failWith, readItems } from './transport/answers';
 import { MAX_PAGE_SIZE, fetchMany } from './transport/pagination';
 import { apiRequest, companyOwner } from './transport/request';
 
@@ -79,4 +81,36 @@ export async function searchActingUsers(
 	const credentials = await this.getCredentials('schedulingPlatformApiKeyApi');
 	const actAs = String(credentials.actingUserId ?? '').trim() || (await companyOwner(this));
 	return await listUsers(this, filter, paginationToken, actAs);
+}
+
+/**
+ * Page lists (page from 1, `totalPages`, such as the CRM lists): one page per call, the next page number as the
+ * pagination token.
+ */
+export interface PageList {
+	path: string;
+	itemsKey: ItemsKey;
+	/** The query parameter the API searches with; none: the filter is applied to each page here. */
+	searchParam?: string;
+	/** Other query parameters, such as the order. */
+	query?: IDataObject;
+	/** Items per page: the API's most, unless the options read something per item (the contact names of documents). */
+	pageSize?: number;
+	/** The options of a page's items (`each` makes them one by one; a loader may read more first). */
+	options: (items: IDataObject[]) => INodePropertyOptions[] | Promise<INodePropertyOptions[]>;
+}
+
+/** Options made one by one from a page's items. */
+export const each = (option: (item: IDataObject) => INodePropertyOptions) => (items: IDataObject[]) => items.map(option);
+
+export async function searchPage(ctx: ILoadOptionsFunctions, list: PageList, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const page = Number(paginationToken ?? 1);
+	const qs: IDataObject = { page, limit: list.pageSize ?? MAX_PAGE_SIZE, ...list.query };
+	if (filter && list.searchParam) qs[list.searchParam] = filter;
+	const answer = (await apiRequest(ctx, 0, { method: 'GET', path: list.path, qs })) as IDataObject;
+	const options = await list.options(readItems(answer, list.itemsKey, failWith(ctx.getNode())));
+	return {
+		results: list.searchParam ? options : options.filter((option) => matches(filter, option.name, option.value)),
+		paginationToken: page < Number(answer.totalPages ?? 0) ? String(page + 1) : undefined,
+	};
 }

@@ -43,3 +43,13 @@ export const userLocator = locator('searchUsers', 'User ID');
 export const modeResolvers: Record<string, (value: string, call: Pick<OperationCall, 'lookup' | 'fail'>, label: string) => Promise<string>> = {
 	email: contactIdOfEmail,
 };
+
+/** A resource locator property with these modes, empty by default. */
+export const locatorField = (displayName: string, name: string, description: string, modes: Pick<INodeProperties, 'modes'>): INodeProperties => ({
+	displayName,
+	name,
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	description,
+	...modes,
+});

@@ -67,6 +67,16 @@ async function sent(): Promise<LoggedRequest[]> {
 	return requests;
 }
 
+/** A poll from `state` that emits exactly `appointment` with these fields, then one that emits nothing; its state. */
+async function firesOnce(event: IDataObject, credential: CredentialRef, state: IDataObject, appointment: IDataObject, fields: IDataObject): Promise<IDataObject> {
+	const fired = await world().poll(event, credential, { state });
+	expect(ids(fired.items)).toEqual([String(appointment.id)]);
+	expect(fired.items![0]).toMatchObject(fields);
+	const idle = await world().poll(event, credential, { state: fired.staticData });
+	expect(idle.items).toBeNull();
+	return idle.staticData;
+}
+
 const get = (tenant: Tenant, path: string, query: string) => ({ method: 'GET', path, query, headers: world().patHeaders(tenant.token), body: null });
 
 /** A tenant whose owner is free only when an extra-time exception says so (the weekly schedule is closed). */
@@ -239,19 +249,11 @@ describe('Scheduling Platform Trigger: Booking Rescheduled', () => {
 
 		const moved = await minuteAfter(3 * DAY);
 		await reschedule(tenant, appointment, moved);
-		const once = await world().poll(EVENT, credential, { state: first.staticData });
-		expect(ids(once.items)).toEqual([String(appointment.id)]);
-		expect(once.items![0]).toMatchObject({ start: iso(moved), rescheduleCount: 1 });
-		const idle = await world().poll(EVENT, credential, { state: once.staticData });
-		expect(idle.items).toBeNull();
+		const state = await firesOnce(EVENT, credential, first.staticData, appointment, { start: iso(moved), rescheduleCount: 1 });
 
 		await reschedule(tenant, appointment, moved + DAY);
 		await reschedule(tenant, appointment, moved + 2 * DAY);
-		const twice = await world().poll(EVENT, credential, { state: idle.staticData });
-		expect(ids(twice.items)).toEqual([String(appointment.id)]);
-		expect(twice.items![0]).toMatchObject({ start: iso(moved + 2 * DAY), rescheduleCount: 3 });
-		const after = await world().poll(EVENT, credential, { state: twice.staticData });
-		expect(after.items).toBeNull();
+		await firesOnce(EVENT, credential, state, appointment, { start: iso(moved + 2 * DAY), rescheduleCount: 3 });
 	});
 
 	test('a move of an appointment cancelled before the next poll does not fire', async () => {
@@ -274,11 +276,7 @@ describe('Scheduling Platform Trigger: Booking Rescheduled', () => {
 		expect(first.items).toBeNull();
 		const moved = await minuteAfter(5 * DAY);
 		await reschedule(tenant, appointment, moved);
-		const next = await world().poll(EVENT, credential, { state: first.staticData });
-		expect(ids(next.items)).toEqual([String(appointment.id)]);
-		expect(next.items![0]).toMatchObject({ start: iso(moved), rescheduleCount: 1 });
-		const idle = await world().poll(EVENT, credential, { state: next.staticData });
-		expect(idle.items).toBeNull();
+		await firesOnce(EVENT, credential, first.staticData, appointment, { start: iso(moved), rescheduleCount: 1 });
 	});
 });
 

@@ -4,8 +4,9 @@ import { getManyFields } from '../../shared/getMany';
 import { clearSwitches } from '../../shared/clearSwitches';
 import { dateTime, endAfterStart } from '../../shared/dates';
 import { userLocator } from '../../shared/locators';
-import { appointmentLocator, meetingTypeLocator } from '../locators';
+import { appointmentLocator } from '../locators';
 import type { ResourceDefinitions } from '../../shared/types';
+import { meetingTypeLocator } from '../../shared/records/scheduling';
 
 /** Appointment V4 (api-reference §2). The list is page-0 paginated: { appointments, total }. */
 export const appointmentOperations: ResourceDefinitions = {

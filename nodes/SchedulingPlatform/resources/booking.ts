@@ -4,10 +4,11 @@ import { calendarDay, dateTime, endAfterStart } from '../../shared/dates';
 import type { InputCheck } from '../../shared/inputChecks';
 import { InputProblem, inputProblem } from '../../shared/inputChecks';
 import { userLocator } from '../../shared/locators';
-import { formAnswers, formAnswersField, nameProblem } from '../attendeeFields';
-import { appointmentLocator, meetingTypeLocator } from '../locators';
+import { appointmentLocator } from '../locators';
 import type { Converter, OperationCall, ResourceDefinitions } from '../../shared/types';
-import { channelOptions } from '../channels';
+import { formAnswers, formAnswersField, nameProblem } from '../../shared/records/attendeeFields';
+import { meetingTypeLocator } from '../../shared/records/scheduling';
+import { channelOptions } from '../../shared/records/channels';
 
 /** Booking Availability V4 and Booking V4 (api-reference §2). */
 

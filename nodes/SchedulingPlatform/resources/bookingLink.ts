@@ -2,8 +2,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { getManyFields } from '../../shared/getMany';
 import { dateTime } from '../../shared/dates';
-import { meetingTypeLocator } from '../locators';
 import type { OperationCall, ResourceDefinitions } from '../../shared/types';
+import { meetingTypeLocator } from '../../shared/records/scheduling';
 
 /**
  * One Time Booking Link V4 and Booking Link V4 (api-reference §2). The one-time link list is a bare

@@ -5,9 +5,10 @@ import { getManyFields } from '../../shared/getMany';
 import { inputProblem } from '../../shared/inputChecks';
 import type { InputReader, OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
 import { bookingOptionsProperty, channelAvailabilities, createOnlyFields, durationList, inviteAndPlaceFields, locationList, metadataEntries } from '../bookingOptions';
-import { channelOptions } from '../channels';
-import { availabilityLocator, meetingTypeLocator } from '../locators';
+import { availabilityLocator } from '../locators';
 import { weekFrom, weeklyHoursProblem, weeklyHoursProperties } from '../weeklyHours';
+import { channelOptions } from '../../shared/records/channels';
+import { meetingTypeLocator } from '../../shared/records/scheduling';
 
 /**
  * Read only for the Custom channel: the link field is hidden, and unset, for the others. It is not marked required:

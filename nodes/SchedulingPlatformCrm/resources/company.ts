@@ -6,7 +6,7 @@ import type { ParamSource, ResourceDefinitions } from '../../shared/types';
 import { customFieldsProperty, putCustomFields } from '../customFields';
 import { getManyFields } from '../../shared/getMany';
 import { sortOrderField } from '../fields';
-import { companyLocator } from '../locators';
+import { COMPANY_ITEMS, companyLocator } from '../../shared/records/crm';
 
 /** Company (api-reference §3): CRM companies with custom fields from the company settings. */
 
@@ -32,9 +32,6 @@ function companyFields(group: string): Record<string, ParamSource> {
 }
 
 const ownerSwitch = clearSwitches([{ key: 'ownerId', field: 'updateFields.ownerId', flag: 'updateFields.unassignOwner' }]);
-
-/** Where the company list holds its items: `companies` is unconfirmed (§3), so `result` (or a bare list) too. */
-export const COMPANY_ITEMS = ['companies', 'result'];
 
 export const companyOperations: ResourceDefinitions = {
 	create: {

@@ -10,7 +10,8 @@ import { rowOutcomes } from '../bulk';
 import { contactBody, contactFieldsProperty, mergedAddress } from '../contactFields';
 import { EMAIL_PAGES } from './email';
 import { sortOrderField } from '../fields';
-import { companyLocator, contactOrEmailLocator, locatorField } from '../locators';
+import { companyLocator, contactOrEmailLocator } from '../../shared/records/crm';
+import { locatorField } from '../../shared/locators';
 
 /**
  * Contact (api-reference §3). The API answers a contact as { item, appointments }: the node outputs the

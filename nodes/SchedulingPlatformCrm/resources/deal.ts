@@ -11,10 +11,11 @@ import { contactBody, contactFieldsProperty } from '../contactFields';
 import { customFieldsProperty, putCustomFields } from '../customFields';
 import { getManyFields } from '../../shared/getMany';
 import { sortOrderField } from '../fields';
-import { companyLocator, contactLocator, contactOrEmailLocator, dealLocator, locatorField, pipelineLocator } from '../locators';
 import { contactImportFields } from './contact';
 import { EMAIL_PAGES } from './email';
 import { assertStageOf, pipelineOf, pipelineOfStage, stageField, stageNames, stagesOf } from './pipeline';
+import { companyLocator, contactLocator, contactOrEmailLocator, dealLocator, pipelineLocator } from '../../shared/records/crm';
+import { locatorField } from '../../shared/locators';
 
 /**
  * Deal (api-reference §3). The stage must belong to the pipeline: on Create, the stage is checked against the

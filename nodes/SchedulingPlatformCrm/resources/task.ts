@@ -5,7 +5,8 @@ import { getManyFields } from '../../shared/getMany';
 import { dateTime } from '../../shared/dates';
 import { userLocator } from '../../shared/locators';
 import type { ResourceDefinitions } from '../../shared/types';
-import { companyLocator, contactOrEmailLocator, dealLocator, taskLocator } from '../locators';
+import { taskLocator } from '../locators';
+import { companyLocator, contactOrEmailLocator, dealLocator } from '../../shared/records/crm';
 
 /**
  * Task (api-reference §3 Tasks): to-dos on the CRM, optionally linked to a contact, deal and company. Create needs

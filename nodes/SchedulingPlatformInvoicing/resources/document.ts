@@ -4,10 +4,11 @@ import { calendarDay, dateTime } from '../../shared/dates';
 import { emailList } from '../../shared/inputChecks';
 import { getManyFields } from '../../shared/getMany';
 import type { OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
-import { companyLocator, contactOrEmailLocator, dealLocator, locatorField } from '../../SchedulingPlatformCrm/locators';
 import { lineItemsProperties, lineItemsSource } from '../lines';
 import { currencyField, outputFileField, paymentTermsField } from '../fields';
 import { documentLocator } from '../locators';
+import { companyLocator, contactOrEmailLocator, dealLocator } from '../../shared/records/crm';
+import { locatorField } from '../../shared/locators';
 
 /**
  * Document (api-reference §6 Documents, designed): offers and invoices from draft to paid. Drafts change;

@@ -4,10 +4,11 @@ import { byName } from '../../shared/fields';
 import { calendarDay } from '../../shared/dates';
 import { getManyFields } from '../../shared/getMany';
 import type { ParamSource, ResourceDefinitions } from '../../shared/types';
-import { contactOrEmailLocator, locatorField } from '../../SchedulingPlatformCrm/locators';
 import { lineItemsProperties, lineItemsSource } from '../lines';
 import { currencyField, paymentTermsField } from '../fields';
 import { recurringInvoiceLocator } from '../locators';
+import { contactOrEmailLocator } from '../../shared/records/crm';
+import { locatorField } from '../../shared/locators';
 
 /**
  * Recurring Invoice (api-reference §6 Recurring, designed): lines billed every interval from the start date by

@@ -4,7 +4,7 @@ import { dateTime } from '../../shared/dates';
 import { getManyFields } from '../../shared/getMany';
 import type { ResourceDefinitions } from '../../shared/types';
 import { conversationLocator } from '../locators';
-import { CONVERSATION_PATH, CONVERSATIONS_PATH } from './paths';
+import { CONVERSATIONS_PATH, CONVERSATION_PATH, conversationStatusField } from '../../shared/records/messenger';
 
 /**
  * Conversation (api-reference §4): a contact's thread on the messenger channel. Get Many is an offset list
@@ -46,17 +46,6 @@ export const conversationOperations: ResourceDefinitions = {
 const show = (operation: string[]) => ({ show: { resource: ['conversation'], operation } });
 
 /** A conversation's status (also a filter of the trigger's conversation events). */
-export const statusField: INodeProperties = {
-	displayName: 'Status',
-	name: 'status',
-	type: 'options',
-	options: [
-		{ name: 'Done', value: 'done', description: 'Archived' },
-		{ name: 'Open', value: 'open', description: 'Active' },
-	],
-	default: 'open',
-};
-
 export const conversationProperties: INodeProperties[] = [
 	{
 		displayName: 'Operation',
@@ -98,7 +87,7 @@ export const conversationProperties: INodeProperties[] = [
 				default: [],
 				description: 'The conversation\'s labels: they replace the current ones (no label removes them all)',
 			},
-			{ ...statusField, description: 'Done archives the conversation; Open makes it active again' },
+			{ ...conversationStatusField, description: 'Done archives the conversation; Open makes it active again' },
 		],
 	},
 	...getManyFields('conversation', ['getAll', 'getMessages']),
@@ -113,7 +102,7 @@ export const conversationProperties: INodeProperties[] = [
 			{ displayName: 'Created After', name: 'createdAfter', type: 'dateTime', default: '', description: 'Only conversations started after this moment. Without an offset, the time is read in the workflow\'s time zone.' },
 			{ displayName: 'Label', name: 'label', type: 'string', default: '', placeholder: 'e.g. lead', description: 'Only conversations with this label' },
 			{ displayName: 'Search', name: 'search', type: 'string', default: '', description: 'Part of the contact\'s name, phone number or username, or of the last message' },
-			{ ...statusField, description: 'Only open or only done conversations' },
+			{ ...conversationStatusField, description: 'Only open or only done conversations' },
 		],
 	},
 	{

@@ -5,9 +5,9 @@ import { getManyFields } from '../../shared/getMany';
 import { jsonOf } from '../../shared/json';
 import { userLocator } from '../../shared/locators';
 import type { ParamSource, ResourceDefinitions } from '../../shared/types';
-import { channelOptions } from '../../SchedulingPlatform/channels';
 import { templateLocator } from '../locators';
 import { queueTypeOptions } from './queue';
+import { channelOptions } from '../../shared/records/channels';
 
 /**
  * Meeting Type Template (api-reference §7, Beta): meeting settings a team reuses. Its name is `meetingInfo.name` (there

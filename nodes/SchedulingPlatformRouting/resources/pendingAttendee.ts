@@ -1,11 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { formAnswers, formAnswersField, nameProblem } from '../../SchedulingPlatform/attendeeFields';
 import { getManyFields } from '../../shared/getMany';
 import { emailList } from '../../shared/inputChecks';
 import { jsonOf } from '../../shared/json';
 import type { OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
 import { pendingAttendeeLocator } from '../locators';
+import { formAnswers, formAnswersField, nameProblem } from '../../shared/records/attendeeFields';
 
 /**
  * Pending Attendee (api-reference §7, Beta): people who started a booking form and did not finish (numeric IDs),

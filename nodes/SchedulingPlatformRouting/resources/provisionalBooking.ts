@@ -2,8 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { getManyFields } from '../../shared/getMany';
 import type { ResourceDefinitions } from '../../shared/types';
-import { meetingTypeLocator } from '../../SchedulingPlatform/locators';
 import { provisionalBookingLocator } from '../locators';
+import { meetingTypeLocator } from '../../shared/records/scheduling';
 
 /**
  * Provisional Booking (api-reference §7, Beta): bookings of meeting types that need the host's approval. Confirm books

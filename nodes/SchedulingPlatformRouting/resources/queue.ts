@@ -4,9 +4,9 @@ import { getManyFields } from '../../shared/getMany';
 import { InputProblem, inputProblem } from '../../shared/inputChecks';
 import { userLocator } from '../../shared/locators';
 import type { Converter, OperationCall, ResourceDefinitions } from '../../shared/types';
-import { meetingTypeLocator } from '../../SchedulingPlatform/locators';
 import { queueLocator } from '../locators';
 import { changeMembership } from '../membership';
+import { meetingTypeLocator } from '../../shared/records/scheduling';
 
 /**
  * Queue (api-reference §7, Beta): the round-robin queue of a meeting type. Settings go to the meeting type's queue

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { authenticationProperties } from '../authentication';
 import { forTheEditor } from '../editorLoaders';
+import { testSchedulingPlatformCredential } from '../credentialTest';
 import { searchActingUsers } from '../listSearch';
 import type { TriggerEvent } from './watch';
 import { pollEvent } from './watch';
@@ -105,4 +106,20 @@ export async function pollTrigger(ctx: IPollFunctions, areas: TriggerArea[], pro
 		);
 	}
 	return await pollEvent(ctx, event, area.events[event], properties);
+}
+
+/**
+ * What an area's trigger node adds to its description (which stays a literal in its own file, for n8n's lint): the
+ * credential test, the lists, and the poll of its events.
+ */
+export function pollingMembers(areas: TriggerArea[], properties: INodeProperties[]) {
+	return {
+		methods: {
+			credentialTest: { schedulingPlatformCredentialTest: testSchedulingPlatformCredential },
+			listSearch: triggerListSearch(areas),
+		},
+		async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+			return await pollTrigger(this, areas, properties);
+		},
+	};
 }

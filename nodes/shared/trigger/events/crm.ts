@@ -4,8 +4,7 @@ import { searchUsers } from '../../listSearch';
 import { userLocator } from '../../locators';
 import type { TriggerArea } from '../pollingNode';
 import type { RecordCheck, WatchedEvent } from '../watch';
-import { searchPipelines } from '../../../SchedulingPlatformCrm/listSearch';
-import { pipelineLocator } from '../../../SchedulingPlatformCrm/locators';
+import { pipelineLocator, searchPipelines } from '../../records/crm';
 
 /**
  * CRM events (api-reference §3 and §8): contacts and deals newest first by creation. Won and lost deals: the list

@@ -2,8 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { TriggerArea } from '../pollingNode';
 import type { WatchedEvent } from '../watch';
-import { searchContacts } from '../../../SchedulingPlatformCrm/listSearch';
-import { contactLocator } from '../../../SchedulingPlatformCrm/locators';
+import { contactLocator, searchContacts } from '../../records/crm';
 
 /**
  * Invoicing events (api-reference §6, designed). The document list names no sort, so each event reads its filtered

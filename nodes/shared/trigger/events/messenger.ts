@@ -2,8 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { TriggerArea } from '../pollingNode';
 import type { WatchedEvent } from '../watch';
-import { statusField } from '../../../SchedulingPlatformMessenger/resources/conversation';
-import { CONVERSATIONS_PATH, CONVERSATION_PATH } from '../../../SchedulingPlatformMessenger/resources/paths';
+import { CONVERSATIONS_PATH, CONVERSATION_PATH, conversationStatusField } from '../../records/messenger';
 
 /**
  * Messenger events (api-reference §4 and §8, designed): conversations newest first by creation (New
@@ -61,7 +60,7 @@ const messengerFilterProperties: INodeProperties[] = [
 				placeholder: 'e.g. lead',
 				description: 'Only conversations with this label',
 			},
-			{ ...statusField, description: 'Only conversations in this status' },
+			{ ...conversationStatusField, description: 'Only conversations in this status' },
 		],
 	},
 ];

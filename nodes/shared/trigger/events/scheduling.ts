@@ -7,8 +7,7 @@ import type { RecordCheck, TriggerEvent } from '../watch';
 import type { SnapshotEvent } from '../snapshot';
 import { momentOf } from '../time';
 import { shortHash } from '../watermark';
-import { searchMeetingTypes } from '../../../SchedulingPlatform/listSearch';
-import { meetingTypeLocator } from '../../../SchedulingPlatform/locators';
+import { meetingTypeLocator, searchMeetingTypes } from '../../records/scheduling';
 
 /**
  * Booking events (api-reference §2 Appointment V4 and §8). The list sorts only by `appointment.createdAt` and

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { Converter } from '../shared/types';
+import type { Converter } from '../types';
 
 /**
  * What a booking's attendee (api-reference §2) and a pending attendee (§7, the Routing node) share: the booking-form
