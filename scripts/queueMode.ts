@@ -81,6 +81,10 @@ export interface QueueMode {
 	logOf(name: string): string;
 	/** Resident memory in MiB of each process with its children (task runners, PostgreSQL backends). */
 	memory(): Record<string, number>;
+	/** Sends `signal` (default SIGKILL: a crash) to a process and its children, and waits until they have ended. */
+	kill(name: string, signal?: NodeJS.Signals): Promise<void>;
+	/** Starts a stopped n8n process again: the same user folder, settings and ports, its log continued; resolves when it is ready. */
+	restart(name: string): Promise<QueueProcess>;
 	/** A query on n8n's database. */
 	sql<Row = Record<string, unknown>>(query: string, values?: unknown[]): Promise<Row[]>;
 	/** The settings every n8n process runs with (beside its own port, broker port and user folder). */
@@ -141,8 +145,8 @@ function checkReachable(folder: string, user: { uid: number; gid: number } | und
 }
 
 /** Starts `command` in a process group of its own, its output going to `log`; `exited` settles when it ends. */
-function spawnLogged(command: string, args: string[], log: string, options: { env?: NodeJS.ProcessEnv; uid?: number; gid?: number; input?: boolean } = {}) {
-	const fd = openSync(log, 'w');
+function spawnLogged(command: string, args: string[], log: string, options: { env?: NodeJS.ProcessEnv; uid?: number; gid?: number; input?: boolean; append?: boolean } = {}) {
+	const fd = openSync(log, options.append ? 'a' : 'w');
 	const child = spawn(command, args, { env: options.env, uid: options.uid, gid: options.gid, detached: true, stdio: ['ignore', fd, fd] });
 	closeSync(fd);
 	const exited = new Promise<void>((resolve) => {
@@ -336,13 +340,18 @@ function n8nProcesses(workers: number, concurrency: number | undefined, url: str
 	];
 }
 
-/** Starts one n8n process with its own port and task-runner broker port, and waits until it says it is ready. */
-async function startN8nProcess(host: RealN8n, spec: N8nProcessSpec, userFolder: string, settings: Record<string, string>, log: string, processes: QueueProcess[]): Promise<QueueProcess> {
-	const [port, brokerPort] = [await freePort(), await freePort()];
+/**
+ * Starts one n8n process with its own port and task-runner broker port, and waits until it says it is ready. A restart
+ * (`earlier`: the ended process) takes its place, its ports and its log.
+ */
+async function startN8nProcess(host: RealN8n, spec: N8nProcessSpec, userFolder: string, settings: Record<string, string>, log: string, processes: QueueProcess[], earlier?: QueueProcess): Promise<QueueProcess> {
+	const port = earlier?.port ?? (await freePort());
+	const brokerPort = earlier?.brokerPort ?? (await freePort());
 	const env = n8nEnvironment(userFolder, { ...settings, ...spec.env, [spec.portVariable]: String(port), N8N_RUNNERS_BROKER_PORT: String(brokerPort) });
-	const { child, exited } = spawnLogged(host.node, [join(host.dir, 'node_modules/n8n/bin/n8n'), ...spec.args], log, { env });
+	const { child, exited } = spawnLogged(host.node, [join(host.dir, 'node_modules/n8n/bin/n8n'), ...spec.args], log, { env, append: Boolean(earlier) });
 	const started: QueueProcess = { name: spec.name, role: spec.role, pid: child.pid as number, port, brokerPort, userFolder, log, child, exited };
-	processes.push(started);
+	if (earlier) processes[processes.indexOf(earlier)] = started;
+	else processes.push(started);
 	await waitFor(started, 'readiness', answers200(`http://127.0.0.1:${port}/healthz/readiness`));
 	return started;
 }
@@ -409,12 +418,19 @@ export async function startQueueMode(options: QueueModeOptions): Promise<QueueMo
 		const others = await Promise.all(specs.slice(1).map(startOne));
 		router = await startRouter(port, main.port, others.filter((p) => p.role === 'webhook').map((p) => p.port));
 		const named = (name: string) => processes.find((p) => p.name === name) as QueueProcess;
+		const restart = async (name: string) => {
+			const [spec, earlier] = [specs.find((candidate) => candidate.name === name), named(name)];
+			if (!spec || running(earlier)) throw new Error(`${name} is no stopped n8n process`);
+			return await startN8nProcess(host, spec, userFolder(spec), settings, earlier.log, processes, earlier);
+		};
 		return {
 			url,
 			processes,
 			byRole: (role) => processes.filter((p) => p.role === role),
 			logOf: (name) => readFileSync(named(name).log, 'utf8'),
 			memory: () => Object.fromEntries(processes.map((p) => [p.name, running(p) ? groupMemory(p.pid) : 0])),
+			kill: (name, signal = 'SIGKILL') => stopProcess(named(name), signal),
+			restart,
 			sql: sqlClient(host, postgres.port),
 			settings,
 			stop,
