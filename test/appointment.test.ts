@@ -20,7 +20,7 @@ beforeAll(async () => {
 describe('Appointment', () => {
 	test('Get reads one appointment with its attendees; a member cannot see the owner\'s (404)', async () => {
 		const appointment = await world().bookAppointment(meetingTypes['30 Minute Meeting'], '2026-03-02T09:00:00+01:00');
-		const { items } = await world().runNode({ resource: 'appointment', operation: 'get', appointmentId: byId(appointment.id as string) }, world().pat());
+		const { items } = await world().runNode({ resource: 'appointment', operation: 'get', appointmentId: byId(appointment.id as string), simple: false }, world().pat());
 		expect(items).toEqual([appointment]);
 		expect(appointment).toMatchObject({ start: '2026-03-02T08:00:00.000Z', end: '2026-03-02T08:30:00.000Z', isCancelled: false, userId: owner().id });
 		const member = await world().runNode(
@@ -82,6 +82,7 @@ describe('Appointment', () => {
 					sortDirection: 'DESC',
 					userId: byId(owner().id),
 				},
+				simple: false,
 			},
 			world().pat(),
 			{ timezone: 'Europe/Berlin' },
@@ -345,7 +346,7 @@ describe('Appointment', () => {
 		await world().control('POST', '/__sandbox/clock/set', { now: '2026-03-11T23:30:00Z' });
 		await world().clearRequests();
 		try {
-			const { items, error } = await world().runNode({ resource: 'appointment', operation: 'getToday' }, world().pat());
+			const { items, error } = await world().runNode({ resource: 'appointment', operation: 'getToday', simple: false }, world().pat());
 			expect(error).toBeUndefined();
 			expect(items).toEqual([early, late]);
 			const member = await world().runNode({ resource: 'appointment', operation: 'getToday' }, world().pat(world().seed.credentials.memberPat));

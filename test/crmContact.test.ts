@@ -109,7 +109,7 @@ describe('Contact: Create', () => {
 describe('Contact: Get, Get Many, Update, Delete', () => {
 	test('Get by contact ID and by attendee ID outputs the contact with its appointments', async () => {
 		const contact = await createContact({ email: 'get@example.com', firstName: 'Gert' });
-		const byContact = await world().runNode({ resource: 'contact', operation: 'get', getBy: 'contactId', contactId: byId(String(contact.id)) }, world().pat());
+		const byContact = await world().runNode({ resource: 'contact', operation: 'get', getBy: 'contactId', contactId: byId(String(contact.id)), simple: false }, world().pat());
 		expect((await world().requests()).map(wire)).toEqual([
 			{ method: 'GET', path: '/crm/details', query: `contactId=${String(contact.id)}`, headers: world().patHeaders(), body: null },
 		]);
@@ -123,7 +123,7 @@ describe('Contact: Get, Get Many, Update, Delete', () => {
 	test('Get Many searches, filters by tags, sorts with upper-case order and pages from 1, one item per contact', async () => {
 		for (const name of ['Zed', 'Amy', 'Kim']) await createContact({ email: `${name.toLowerCase()}@listing.example`, firstName: name, tags: ['listing'] });
 		const { items } = await world().runNode(
-			{ resource: 'contact', operation: 'getAll', limit: 2, filters: { searchTerm: 'listing.example', tags: ['listing'] }, sort: { sortBy: 'firstName', sortOrder: 'ASC' } },
+			{ resource: 'contact', operation: 'getAll', limit: 2, filters: { searchTerm: 'listing.example', tags: ['listing'] }, sort: { sortBy: 'firstName', sortOrder: 'ASC' }, simple: false },
 			world().pat(),
 		);
 		expect((await world().requests()).map((request) => request.query)).toEqual(['searchTerm=listing.example&tags=listing&sortBy=firstName&sortOrder=ASC&page=1&limit=2']);
@@ -320,7 +320,7 @@ describe('Booking → contact enrichment across the two nodes', () => {
 					parameters: { resource: 'booking', operation: 'create', meetingTypeId: byId(meetingTypeId), start: '2027-03-03T10:00:00+01:00', email: 'Grace.Enrich@example.com', firstName: 'Grace', lastName: 'Hopper' },
 				},
 				{ name: 'Appointment', parameters: { resource: 'appointment', operation: 'get', appointmentId: byId('={{ $json.appointmentId }}') } },
-				{ name: 'Contact', parameters: { resource: 'contact', operation: 'get', getBy: 'attendeeId', attendeeId: '={{ $json.attendees[0].id }}' } },
+				{ name: 'Contact', parameters: { resource: 'contact', operation: 'get', getBy: 'attendeeId', attendeeId: '={{ $json.attendees[0].id }}', simple: false } },
 			],
 			world().pat(),
 		);

@@ -164,7 +164,7 @@ describe('Deal', () => {
 
 	test('Get reads one deal with its contacts', async () => {
 		const d = await deal('Readable', { customFields: { source: 'web' } });
-		const { items } = await world().runNode({ resource: 'deal', operation: 'get', dealId: byId(d.id) }, world().pat());
+		const { items } = await world().runNode({ resource: 'deal', operation: 'get', dealId: byId(d.id), simple: false }, world().pat());
 		expect((await world().requests()).map(wire)).toEqual([{ method: 'GET', path: `/crm/deals/${d.id}`, query: '', headers: world().patHeaders(), body: null }]);
 		expect(items).toEqual([expect.objectContaining({ id: d.id, name: 'Readable', contacts: [] })]);
 	});
@@ -179,6 +179,7 @@ describe('Deal', () => {
 				returnAll: false,
 				limit: 1,
 				filters: { search: 'filter', pipelineId: byId(sales.id), contactId: byId(contacts.Grace), status: 'open', sortBy: 'name', sortOrder: 'ASC' },
+				simple: false,
 			},
 			world().pat(),
 		);

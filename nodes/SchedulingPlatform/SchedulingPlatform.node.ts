@@ -84,7 +84,8 @@ export class SchedulingPlatform implements INodeType {
 		name: 'schedulingPlatform',
 		icon: { light: 'file:../../icons/schedulingPlatform.svg', dark: 'file:../../icons/schedulingPlatform.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: Simplify (on by default) on Get and Get Many of appointments; version 1 outputs them whole (shared/simplify.ts).
+		version: [1, 1.1],
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Manage scheduling on the Scheduling Platform: users, meeting types, availability, open slots, bookings, appointments, calendars, booking links and handoffs',
 		defaults: { name: 'Scheduling Platform' },

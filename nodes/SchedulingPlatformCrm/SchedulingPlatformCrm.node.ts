@@ -85,7 +85,8 @@ export class SchedulingPlatformCrm implements INodeType {
 		name: 'schedulingPlatformCrm',
 		icon: { light: 'file:../../icons/schedulingPlatformCrm.svg', dark: 'file:../../icons/schedulingPlatformCrm.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: Simplify (on by default) on Get and Get Many of contacts and deals; version 1 outputs them whole (shared/simplify.ts).
+		version: [1, 1.1],
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Manage the Scheduling Platform CRM: contacts, data fields, companies, deals, pipelines, tasks, notes, communications, synced emails and the CRM settings',
 		defaults: { name: 'Scheduling Platform CRM' },

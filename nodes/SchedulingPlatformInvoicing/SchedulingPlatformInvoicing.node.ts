@@ -63,7 +63,8 @@ export class SchedulingPlatformInvoicing implements INodeType {
 		name: 'schedulingPlatformInvoicing',
 		icon: { light: 'file:../../icons/schedulingPlatformInvoicing.svg', dark: 'file:../../icons/schedulingPlatformInvoicing.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: Simplify (on by default) on Get and Get Many of documents; version 1 outputs them whole (shared/simplify.ts).
+		version: [1, 1.1],
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Create, finalise, send and collect offers and invoices with the Scheduling Platform; recurring billing and accounting exports',
 		defaults: { name: 'Scheduling Platform Invoicing' },

@@ -12,6 +12,7 @@ import { downloadedItem, readUpload } from './binary';
 import { checkedParameter, InputProblem, inputProblem, isEmpty, memberProblem, propertyOf } from './inputChecks';
 import { modeResolvers } from './locators';
 import { inParallel, otherItemsReport, PARALLEL_READS, PARALLEL_WRITES } from './parallel';
+import { simplified } from './simplify';
 import { fetchMany } from './transport/pagination';
 import { asNodeError } from './transport/errors';
 import type { ApiRequest } from './transport/request';
@@ -260,7 +261,9 @@ class ItemRun {
 			const request = { pathParams: call.request.pathParams ?? {}, qs: call.request.qs };
 			return [await downloadedItem(this.ctx, answer, definition.download, property, request, this.itemIndex)];
 		}
-		return (await this.answer(definition, call)).map((json) => ({ json }));
+		const fields = definition.simplify && this.read('simple') === true ? definition.simplify : undefined;
+		const items = await this.answer(definition, call);
+		return items.map((json) => ({ json: fields ? simplified(json, fields) : json }));
 	}
 
 	private async answer(definition: OperationDefinition, call: OperationCall): Promise<IDataObject[]> {

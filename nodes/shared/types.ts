@@ -82,6 +82,11 @@ export interface OperationDefinition {
 	/** Picks the output items from the answer; by default an array gives one item per element. */
 	output?: (answer: unknown, call: OperationCall) => IDataObject[];
 	/**
+	 * The fields the Simplify option keeps of each output item (simplify.ts), as paths: `attendees.email` keeps the email
+	 * of each attendee. The resource shows the option with `simplifyField` for the same operations.
+	 */
+	simplify?: string[];
+	/**
 	 * Instead of sending the built request once: the item's own requests through `call.send` (search, then
 	 * write or not), returning its output items.
 	 */

@@ -398,7 +398,7 @@ test('a booking from an empty canvas: search the node, pick the credential, choo
 	const slots = (await ownerApi(`/v4/booking-availability?${query}`)) as { dates: Array<{ spots: Array<{ startTime: string }> }> };
 	const slotStart = new Date(slots.dates[0].spots[0].startTime).toISOString();
 
-	await addSchedulingAction('Create a booking', 'spDemoOwnerPat01', '04-node-actions');
+	await addSchedulingAction('Create a booking at an open slot', 'spDemoOwnerPat01', '04-node-actions');
 	await page.getByTestId('resource-locator-meetingTypeId').getByTestId('rlc-input').click();
 	await page.getByText('Product Demo', { exact: true }).click();
 	// The date field shows the time in n8n's time zone (UTC here), without the zone.
@@ -543,7 +543,7 @@ test('with an API key that has no acting user, the Meeting Type list loads as th
 	expect(created.ok()).toBe(true);
 	const { id } = ((await created.json()) as { data: { id: string } }).data;
 
-	await addSchedulingAction('Create a booking', id);
+	await addSchedulingAction('Create a booking at an open slot', id);
 	await clearRequests();
 	await page.getByTestId('resource-locator-meetingTypeId').getByTestId('rlc-input').click();
 	await page.getByText('Product Demo', { exact: true }).waitFor();
@@ -621,7 +621,7 @@ test('the node search offers each node for what it does: "crm" the CRM node firs
 });
 
 test('a list that fails shows its fix in the popup: a member\'s token cannot list users', async () => {
-	await addSchedulingAction('Get a user', 'spDemoMemberPat1');
+	await addSchedulingAction('Get a user by ID', 'spDemoMemberPat1');
 	await page.getByTestId('resource-locator-userId').getByTestId('rlc-input').click();
 	const popupText = page.getByText(/Forbidden resource \(HTTP 403\)\. Only admins may do this/);
 	await popupText.waitFor();

@@ -373,13 +373,16 @@ export class World {
 		}
 	}
 
-	/** Runs the node once, after an Items node that feeds `input` (one empty item by default). */
+	/**
+	 * Runs the node once, after an Items node that feeds `input` (one empty item by default), at its latest version
+	 * unless `version` names an earlier one (a workflow saved with it).
+	 */
 	async runNode(
 		parameters: IDataObject,
 		credential: CredentialRef,
-		options: { input?: IDataObject[]; binaries?: Array<Record<string, BinaryFile>>; continueOnFail?: boolean | 'errorOutput'; timezone?: string } = {},
+		options: { input?: IDataObject[]; binaries?: Array<Record<string, BinaryFile>>; continueOnFail?: boolean | 'errorOutput'; timezone?: string; version?: number } = {},
 	): Promise<NodeRun> {
-		const node = await this.nodeWith(parameters, credential);
+		const node = await this.nodeWith(parameters, credential, options.version === undefined ? undefined : { type: nodeTypeOf(parameters.resource), version: options.version });
 		const onError = { true: 'continueRegularOutput', false: 'stopWorkflow', errorOutput: 'continueErrorOutput' } as const;
 		node.onError = onError[String(options.continueOnFail ?? false) as keyof typeof onError];
 		const run = await runWorkflow({

@@ -4,9 +4,33 @@ import { getManyFields } from '../../shared/getMany';
 import { clearSwitches } from '../../shared/clearSwitches';
 import { dateTime, endAfterStart } from '../../shared/dates';
 import { userLocator } from '../../shared/locators';
+import { simplifyField } from '../../shared/simplify';
 import { appointmentLocator } from '../locators';
 import type { ResourceDefinitions } from '../../shared/types';
 import { meetingTypeLocator } from '../../shared/records/scheduling';
+
+/**
+ * What Simplify keeps of an appointment (api-reference §2 Appointment): when, whether it is cancelled, its meeting type
+ * and meeting's name and length, its hosts, and each attendee with the CRM contact to link to.
+ */
+const SIMPLE_APPOINTMENT = [
+	'id',
+	'start',
+	'end',
+	'isCancelled',
+	'meetingTypeId',
+	'meetingInfo.name',
+	'meetingInfo.duration',
+	'hostIds',
+	'attendees.id',
+	'attendees.email',
+	'attendees.firstname',
+	'attendees.lastname',
+	'attendees.phone',
+	'attendees.contactId',
+	'location',
+	'createdAt',
+];
 
 /** Appointment V4 (api-reference §2). The list is page-0 paginated: { appointments, total }. */
 export const appointmentOperations: ResourceDefinitions = {
@@ -22,7 +46,7 @@ export const appointmentOperations: ResourceDefinitions = {
 		},
 		check: (request) => (request.body?.cancelAll || request.body?.attendeeId ? undefined : 'Attendee ID is required when Cancel For is One Attendee'),
 	},
-	get: { method: 'GET', path: '/v4/appointment/{id}', pathParams: { id: 'appointmentId' } },
+	get: { method: 'GET', path: '/v4/appointment/{id}', pathParams: { id: 'appointmentId' }, simplify: SIMPLE_APPOINTMENT },
 	getAll: {
 		method: 'GET',
 		path: '/v4/appointment/paginated',
@@ -38,8 +62,9 @@ export const appointmentOperations: ResourceDefinitions = {
 		},
 		pagination: { style: 'page0', itemsKey: 'appointments' },
 		check: (request) => endAfterStart(request.qs, 'start', 'end', ['Start', 'End']),
+		simplify: SIMPLE_APPOINTMENT,
 	},
-	getToday: { method: 'GET', path: '/v4/appointment/today' },
+	getToday: { method: 'GET', path: '/v4/appointment/today', simplify: SIMPLE_APPOINTMENT },
 	reschedule: {
 		method: 'POST',
 		path: '/v4/appointment/{id}/reschedule',
@@ -77,18 +102,43 @@ export const appointmentProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['appointment'] } },
 		options: [
-			{ name: 'Cancel', value: 'cancel', description: 'Cancel an appointment, or one attendee of a group appointment', action: 'Cancel an appointment' },
-			{ name: 'Get', value: 'get', description: 'Get an appointment with its attendees', action: 'Get an appointment' },
-			{ name: 'Get Many', value: 'getAll', description: 'List appointments, filtered by time, status, meeting type or text', action: 'Get many appointments' },
+			{
+				name: 'Cancel',
+				value: 'cancel',
+				description: 'Needs the appointment (and the attendee ID to cancel one of a group); returns the cancelled appointment',
+				action: 'Cancel an appointment or one of its attendees',
+			},
+			{ name: 'Get', value: 'get', description: 'Needs the appointment ID; returns the appointment with its attendees', action: 'Get an appointment by ID' },
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'Filters by time, status, meeting type, host or attendee text; returns one item per appointment',
+				action: 'Get many appointments',
+			},
 			{
 				name: 'Get Today',
 				value: 'getToday',
-				description: 'List the appointments the acting user hosts today (in their time zone), by start',
+				description: 'Needs nothing: the acting user\'s day in their time zone; returns one item per appointment, by start',
 				action: 'Get the appointments of today',
 			},
-			{ name: 'Reschedule', value: 'reschedule', description: 'Move an appointment to a new start, keeping its length', action: 'Reschedule an appointment' },
-			{ name: 'Update Notes', value: 'updateNotes', description: 'Replace the notes of an appointment', action: 'Update the notes of an appointment' },
-			{ name: 'Update Transcription', value: 'updateTranscription', description: 'Set or clear the transcription and summary of an appointment', action: 'Update the transcription of an appointment' },
+			{
+				name: 'Reschedule',
+				value: 'reschedule',
+				description: 'Needs the appointment and New Start (the length stays); returns the moved appointment',
+				action: 'Reschedule an appointment to a new start',
+			},
+			{
+				name: 'Update Notes',
+				value: 'updateNotes',
+				description: 'Needs the appointment and the Note (empty removes it); returns the appointment',
+				action: 'Replace the notes of an appointment',
+			},
+			{
+				name: 'Update Transcription',
+				value: 'updateTranscription',
+				description: 'Needs the appointment and a Transcription or Summary in Markdown, or a Clear switch; returns the appointment',
+				action: 'Update the transcription of an appointment',
+			},
 		],
 		default: 'getAll',
 	},
@@ -216,6 +266,7 @@ export const appointmentProperties: INodeProperties[] = [
 		],
 	},
 	...getManyFields('appointment'),
+	simplifyField('appointment', ['get', 'getAll', 'getToday']),
 	{
 		displayName: 'Filters',
 		name: 'filters',

@@ -66,18 +66,23 @@ export const calendarConnectionProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['calendarConnection'] } },
 		options: [
-			{ name: 'Delete', value: 'delete', description: 'Disconnect a calendar', action: 'Delete a calendar connection' },
+			{ name: 'Delete', value: 'delete', description: 'Needs the connection ID; returns { deleted: true }', action: 'Delete a calendar connection' },
 			{
 				name: 'Get Connect URL',
 				value: 'getAuthUrl',
-				description: 'Get the Google or Outlook address a user opens to connect a calendar',
-				action: 'Get a calendar connect URL',
+				description: 'Needs the provider (Google or Outlook) and a Redirect URL; returns the consent address for the user to open',
+				action: 'Get the URL that connects a calendar',
 			},
-			{ name: 'Get Many', value: 'getAll', description: 'List the calendars a user has connected', action: 'Get many calendar connections' },
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'Needs nothing (User optional, for admins); returns one item per connected calendar',
+				action: 'Get many calendar connections',
+			},
 			{
 				name: 'Update',
 				value: 'update',
-				description: 'Choose the calendars a connection uses and how it syncs',
+				description: 'Needs the connection and the calendars or sync options to set; returns the connection',
 				action: 'Update a calendar connection',
 			},
 		],

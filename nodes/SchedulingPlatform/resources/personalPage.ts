@@ -48,12 +48,12 @@ export const personalPageProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['personalPage'] } },
 		options: [
-			{ name: 'Get', value: 'get', description: 'Get the acting user\'s personal booking page', action: 'Get the personal page' },
+			{ name: 'Get', value: 'get', description: 'Needs nothing: the acting user\'s page; returns the page', action: 'Get the personal booking page' },
 			{
 				name: 'Update',
 				value: 'update',
-				description: 'Change the text, colors, header image, online profiles and meeting types of the personal booking page',
-				action: 'Update the personal page',
+				description: 'Needs the text, colors, header image, profiles or meeting types to change; returns the page',
+				action: 'Update the personal booking page',
 			},
 		],
 		default: 'get',

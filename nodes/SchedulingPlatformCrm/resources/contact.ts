@@ -5,6 +5,7 @@ import { comparable, contactOf, contactsWith } from '../../shared/contacts';
 import { getManyFields } from '../../shared/getMany';
 import { userLocator } from '../../shared/locators';
 import { oneAtATime } from '../../shared/serial';
+import { simplifyField } from '../../shared/simplify';
 import type { OperationCall, OperationDefinition, ResourceDefinitions } from '../../shared/types';
 import { rowOutcomes } from '../bulk';
 import { contactBody, contactFieldsProperty, mergedAddress } from '../contactFields';
@@ -18,6 +19,12 @@ import { locatorField } from '../../shared/locators';
  * contact itself. Create does not deduplicate; Create or Update finds the contact of the email (else of the phone
  * number) first.
  */
+
+/**
+ * What Simplify keeps of a contact (api-reference §3 Contact): who it is, how to reach them, its tags, and the company
+ * and owner to link to.
+ */
+const SIMPLE_CONTACT = ['id', 'firstName', 'lastName', 'email', 'phoneNumber', 'tags', 'crmCompanyId', 'accountOwnerId', 'createdAt', 'updatedAt'];
 
 const IMPORT_BATCH = 1000;
 const DELETE_BATCH = 500;
@@ -126,6 +133,7 @@ export const contactOperations: ResourceDefinitions = {
 		path: '/crm/details',
 		query: { contactId: 'contactId', attendeeId: 'attendeeId' },
 		output: (answer, call) => [{ ...contactOf(answer, call.fail), appointments: (answer as IDataObject).appointments }],
+		simplify: SIMPLE_CONTACT,
 	},
 	getAll: {
 		method: 'GET',
@@ -142,6 +150,7 @@ export const contactOperations: ResourceDefinitions = {
 			pick: (answer) =>
 				(((answer as IDataObject).result ?? []) as IDataObject[]).map((row) => ({ ...(row.item as IDataObject), appointments: row.appointments, nextAppointmentIso: row.nextAppointmentIso })),
 		},
+		simplify: SIMPLE_CONTACT,
 	},
 	update: {
 		method: 'PATCH',
@@ -246,34 +255,64 @@ export const contactProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['contact'] } },
 		options: [
-			{ name: 'Create', value: 'create', description: 'Create a contact (a second one with the same email is a second contact)', action: 'Create a contact' },
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Needs Email or Phone Number in Contact Fields; returns the contact (no duplicate check: see Create or Update)',
+				action: 'Create a contact from an email or phone number',
+			},
 			{
 				name: 'Create or Update',
 				value: 'upsert',
-				description: 'Create a new record, or update the current one if it already exists (upsert)',
-				action: 'Create or update a contact',
+				description: 'Create a new contact (found by email, else phone number), or update the current one if it already exists (upsert)',
+				action: 'Create or update a contact by email or phone',
 			},
-			{ name: 'Delete', value: 'delete', description: 'Delete a contact for good', action: 'Delete a contact' },
-			{ name: 'Delete Many', value: 'deleteMany', description: 'Delete the contacts of all input items, 500 per call', action: 'Delete many contacts' },
-			{ name: 'Get', value: 'get', description: 'Get a contact by its ID or by the ID of an attendee', action: 'Get a contact' },
-			{ name: 'Get Activity', value: 'getActivity', description: 'List what happened with a contact, newest first', action: 'Get the activity of a contact' },
-			{ name: 'Get Attachments', value: 'getAttachments', description: 'List the files attached to a contact', action: 'Get the attachments of a contact' },
-			{ name: 'Get Communications', value: 'getCommunications', description: 'List the communications logged on a contact, the latest first', action: 'Get the communications of a contact' },
+			{ name: 'Delete', value: 'delete', description: 'Needs the contact (ID or email); deletes it for good and returns { deleted: true }', action: 'Delete a contact' },
+			{
+				name: 'Delete Many',
+				value: 'deleteMany',
+				description: 'Needs a contact per input item (500 per call); returns each contact ID with its call\'s counts',
+				action: 'Delete many contacts',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Needs the contact (ID or email) or an attendee ID; returns the contact (with its appointments when Simplify is off)',
+				action: 'Get a contact by ID or email',
+			},
+			{
+				name: 'Get Activity',
+				value: 'getActivity',
+				description: 'Needs the contact (Activity Types optional); returns one item per activity, newest first',
+				action: 'Get the activity of a contact',
+			},
+			{
+				name: 'Get Attachments',
+				value: 'getAttachments',
+				description: 'Needs the contact; returns one item per attached file, as the API gives it',
+				action: 'Get the attachments of a contact',
+			},
+			{
+				name: 'Get Communications',
+				value: 'getCommunications',
+				description: 'Needs the contact; returns one item per logged communication, the latest first',
+				action: 'Get the communications of a contact',
+			},
 			{
 				name: 'Get Emails',
 				value: 'getEmails',
-				description: 'List the emails synced from mailboxes with a contact, newest first: headers and previews (the text: Email → Get Body)',
-				action: 'Get the emails of a contact',
+				description: 'Needs the contact; returns one item per synced email: headers and preview (the text: Email → Get Body)',
+				action: 'Get the synced emails of a contact',
 			},
-			{ name: 'Get Many', value: 'getAll', description: 'List contacts, filtered by text, tags or owner', action: 'Get many contacts' },
-			{ name: 'Get Notes', value: 'getNotes', description: 'List the notes on a contact', action: 'Get the notes of a contact' },
+			{ name: 'Get Many', value: 'getAll', description: 'Filters by text, tags or owner, each optional; returns one item per contact', action: 'Get many contacts' },
+			{ name: 'Get Notes', value: 'getNotes', description: 'Needs the contact; returns one item per note, pinned first', action: 'Get the notes of a contact' },
 			{
 				name: 'Import Many',
 				value: 'importMany',
-				description: 'Import the contacts of all input items, 1,000 per call (3 calls per minute)',
+				description: 'Needs an email or phone number per input item (1,000 per call, 3 calls a minute); returns each row\'s outcome',
 				action: 'Import many contacts',
 			},
-			{ name: 'Update', value: 'update', description: 'Change fields, tags and data fields of a contact', action: 'Update a contact' },
+			{ name: 'Update', value: 'update', description: 'Needs the contact and the fields, tags or data fields to change; returns the contact', action: 'Update a contact' },
 		],
 		default: 'create',
 	},
@@ -383,6 +422,7 @@ export const contactProperties: INodeProperties[] = [
 		description: 'Only these kinds of activity; none picked: all',
 	},
 	...getManyFields('contact', ['getActivity', 'getAll', 'getEmails']),
+	simplifyField('contact', ['get', 'getAll']),
 	{
 		displayName: 'Filters',
 		name: 'filters',

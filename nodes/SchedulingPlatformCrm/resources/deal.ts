@@ -4,6 +4,7 @@ import { clearSwitches } from '../../shared/clearSwitches';
 import { calendarDay, dateTime } from '../../shared/dates';
 import { byName } from '../../shared/fields';
 import { userLocator } from '../../shared/locators';
+import { simplifyField } from '../../shared/simplify';
 import { readItems, shapeOf } from '../../shared/transport/answers';
 import type { OperationCall, OperationDefinition, ParamSource, ResourceDefinitions } from '../../shared/types';
 import { rowOutcomes } from '../bulk';
@@ -32,6 +33,12 @@ const ROLES = [
 ];
 
 const dealPath = { id: 'dealId' };
+
+/**
+ * What Simplify keeps of a deal (api-reference §3 Deal): its name and value, where it stands (a deal has no status
+ * field: its stage, and `wonAt` or `lostAt` once closed), when it should close, and the records to link to.
+ */
+const SIMPLE_DEAL = ['id', 'name', 'value', 'currency', 'pipelineId', 'stageId', 'contactId', 'crmCompanyId', 'ownerId', 'expectedCloseDate', 'wonAt', 'lostAt'];
 
 /** The deal fields of Create (additionalFields) or Update (updateFields), pipeline and stage aside. */
 function dealFields(group: string): Record<string, ParamSource> {
@@ -161,7 +168,7 @@ export const dealOperations: ResourceDefinitions = {
 			await putCustomFields(call, 'deal');
 		},
 	},
-	get: { method: 'GET', path: '/crm/deals/{id}', pathParams: dealPath },
+	get: { method: 'GET', path: '/crm/deals/{id}', pathParams: dealPath, simplify: SIMPLE_DEAL },
 	getAll: {
 		method: 'GET',
 		path: '/crm/deals',
@@ -179,6 +186,7 @@ export const dealOperations: ResourceDefinitions = {
 			sortOrder: 'filters.sortOrder',
 		},
 		pagination: { style: 'page1', itemsKey: 'deals' },
+		simplify: SIMPLE_DEAL,
 	},
 	update: {
 		method: 'PATCH',
@@ -390,53 +398,93 @@ export const dealProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['deal'] } },
 		options: [
-			{ name: 'Add Contact', value: 'addContact', description: 'Add a contact to a deal with a role', action: 'Add a contact to a deal' },
-			{ name: 'Create', value: 'create', description: 'Create a deal in a stage of a pipeline', action: 'Create a deal' },
-			{ name: 'Delete', value: 'delete', description: 'Delete a deal for good', action: 'Delete a deal' },
-			{ name: 'Get', value: 'get', description: 'Get a deal with its contacts', action: 'Get a deal' },
+			{ name: 'Add Contact', value: 'addContact', description: 'Needs the deal, the contact and a role; returns the deal contact', action: 'Add a contact to a deal' },
+			{ name: 'Create', value: 'create', description: 'Needs Name, Pipeline and Stage; returns the deal', action: 'Create a deal in a pipeline stage' },
+			{ name: 'Delete', value: 'delete', description: 'Needs the deal; deletes it for good and returns { deleted: true }', action: 'Delete a deal' },
+			{ name: 'Get', value: 'get', description: 'Needs the deal ID; returns the deal (with its contacts when Simplify is off)', action: 'Get a deal by ID' },
 			{
 				name: 'Get Activity Log',
 				value: 'getActivityLog',
-				description: 'List the stage changes and field updates the API logged on a deal, newest first (at most the newest 200)',
+				description: 'Needs the deal; returns one item per stage change or field update, newest first (200 at most)',
 				action: 'Get the activity log of a deal',
 			},
-			{ name: 'Get Appointments', value: 'getAppointments', description: 'List the appointments with the deal\'s contacts', action: 'Get the appointments of a deal' },
-			{ name: 'Get Attachments', value: 'getAttachments', description: 'List the files attached to a deal', action: 'Get the attachments of a deal' },
-			{ name: 'Get Communications', value: 'getCommunications', description: 'List the communications logged on a deal, the latest first', action: 'Get the communications of a deal' },
-			{ name: 'Get Duplicate Candidates', value: 'getDuplicateCandidates', description: 'List deals that look like duplicates (nothing is merged: use Merge)', action: 'Get duplicate candidates of a deal' },
+			{
+				name: 'Get Appointments',
+				value: 'getAppointments',
+				description: 'Needs the deal; returns one item per appointment with its contacts, newest first',
+				action: 'Get the appointments of a deal',
+			},
+			{
+				name: 'Get Attachments',
+				value: 'getAttachments',
+				description: 'Needs the deal; returns one item per attached file, as the API gives it',
+				action: 'Get the attachments of a deal',
+			},
+			{
+				name: 'Get Communications',
+				value: 'getCommunications',
+				description: 'Needs the deal; returns one item per logged communication, the latest first',
+				action: 'Get the communications of a deal',
+			},
+			{
+				name: 'Get Duplicate Candidates',
+				value: 'getDuplicateCandidates',
+				description: 'Needs the deal; returns one item per look-alike deal with its score and reasons (nothing is merged)',
+				action: 'Get the duplicate candidates of a deal',
+			},
 			{
 				name: 'Get Emails',
 				value: 'getEmails',
-				description: 'List the emails synced from mailboxes for a deal, newest first: headers and previews (the text: Email → Get Body)',
-				action: 'Get the emails of a deal',
+				description: 'Needs the deal; returns one item per synced email: headers and preview (the text: Email → Get Body)',
+				action: 'Get the synced emails of a deal',
 			},
-			{ name: 'Get Limits', value: 'getLimits', description: 'How many deals the company has and how many its plan allows (-1: no limit)', action: 'Get the deal limits' },
-			{ name: 'Get Many', value: 'getAll', description: 'List deals by pipeline, stage, owner, contact, company or state', action: 'Get many deals' },
-			{ name: 'Get Notes', value: 'getNotes', description: 'List the notes on a deal', action: 'Get the notes of a deal' },
+			{
+				name: 'Get Limits',
+				value: 'getLimits',
+				description: 'Needs nothing; returns how many deals there are and how many the plan allows (-1: no limit)',
+				action: 'Get the deal limits of the plan',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'Filters by search, pipeline, stage, owner, contact, company or status; returns one item per deal',
+				action: 'Get many deals',
+			},
+			{ name: 'Get Notes', value: 'getNotes', description: 'Needs the deal; returns one item per note, pinned first', action: 'Get the notes of a deal' },
 			{
 				name: 'Get Summary',
 				value: 'getSummary',
-				description: 'Count and value of the deals (open, won, lost, by stage) and the weighted forecast, of one owner or pipeline or all',
+				description: 'Needs nothing (Owner and Pipeline optional); returns counts, values and the forecast by stage',
 				action: 'Get a summary of the deals',
 			},
 			{
 				name: 'Import Many',
 				value: 'importMany',
-				description: 'Import a contact and a new deal for each input item, 500 per call: contacts are created or updated by email, each row gets a deal in the chosen stage',
-				action: 'Import many deals',
+				description: 'Needs Pipeline, Stage and an email or phone number per input item (500 per call); returns each row\'s outcome',
+				action: 'Import contacts with a new deal each',
 			},
-			{ name: 'Mark Lost', value: 'markLost', description: 'Close an open deal as lost, with a reason', action: 'Mark a deal as lost' },
-			{ name: 'Mark Won', value: 'markWon', description: 'Close an open deal as won', action: 'Mark a deal as won' },
+			{ name: 'Mark Lost', value: 'markLost', description: 'Needs an open deal and a lost reason; returns the deal', action: 'Mark a deal as lost' },
+			{ name: 'Mark Won', value: 'markWon', description: 'Needs an open deal (won stage optional); returns the deal', action: 'Mark a deal as won' },
 			{
 				name: 'Merge',
 				value: 'merge',
-				description: 'Merge up to 20 duplicate deals into a deal: their notes, tasks, attachments and activity move to it, then the duplicates are deleted for good',
+				description: 'Needs the deal and up to 20 duplicates, which are deleted for good; returns what was merged',
 				action: 'Merge duplicate deals into a deal',
 			},
-			{ name: 'Remove Contact', value: 'removeContact', description: 'Remove a contact from a deal', action: 'Remove a contact from a deal' },
-			{ name: 'Reopen', value: 'reopen', description: 'Open a won or lost deal again', action: 'Reopen a deal' },
-			{ name: 'Update', value: 'update', description: 'Update a deal', action: 'Update a deal' },
-			{ name: 'Update Contact Role', value: 'updateContactRole', description: 'Change the role of a contact on a deal', action: 'Update the role of a deal contact' },
+			{
+				name: 'Remove Contact',
+				value: 'removeContact',
+				description: 'Needs the deal and the deal contact ID; returns { deleted: true }',
+				action: 'Remove a contact from a deal',
+			},
+			{ name: 'Reopen', value: 'reopen', description: 'Needs a closed deal (stage optional); returns the deal', action: 'Reopen a won or lost deal' },
+			{ name: 'Update', value: 'update', description: 'Needs the deal and the fields to change (a stage of its own pipeline); returns the deal', action: 'Update a deal' },
+			{
+				name: 'Update Contact Role',
+				value: 'updateContactRole',
+				description: 'Needs the deal, the deal contact ID and a role or primary flag; returns the deal contact',
+				action: 'Update the role of a contact on a deal',
+			},
 		],
 		default: 'getAll',
 	},
@@ -519,6 +567,7 @@ export const dealProperties: INodeProperties[] = [
 	},
 	customFieldsProperty('deal', 'update'),
 	...getManyFields('deal'),
+	simplifyField('deal', ['get', 'getAll']),
 	{
 		displayName: 'Filters',
 		name: 'filters',

@@ -33,14 +33,14 @@ export const emailProperties: INodeProperties[] = [
 			{
 				name: 'Get Body',
 				value: 'getBody',
-				description: 'Get the text, HTML and attachment list of a synced email, read from the mailbox it came from',
-				action: 'Get the body of an email',
+				description: 'Needs the email ID (from Get Emails); returns its text, HTML and attachment list',
+				action: 'Get the body of a synced email',
 			},
 			{
 				name: 'Get Send Capability',
 				value: 'getSendCapability',
-				description: 'Whether the acting user\'s connected mailbox can send, and its provider. The API itself has no route that sends an email.',
-				action: 'Get the send capability of the mailbox',
+				description: 'Needs nothing; returns whether the acting user\'s mailbox can send, and its provider (no route sends)',
+				action: 'Get whether the mailbox can send',
 			},
 		],
 		default: 'getBody',

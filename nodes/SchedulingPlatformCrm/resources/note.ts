@@ -34,9 +34,9 @@ export const noteProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['note'] } },
 		options: [
-			{ name: 'Create', value: 'create', description: 'Add a note to a contact, deal or company', action: 'Create a note' },
-			{ name: 'Delete', value: 'delete', description: 'Delete a note permanently', action: 'Delete a note' },
-			{ name: 'Update', value: 'update', description: 'Change the text of a note or pin it', action: 'Update a note' },
+			{ name: 'Create', value: 'create', description: 'Needs Content and one contact, deal or company; returns the note', action: 'Create a note on a CRM record' },
+			{ name: 'Delete', value: 'delete', description: 'Needs the note ID; deletes it for good and returns { deleted: true }', action: 'Delete a note' },
+			{ name: 'Update', value: 'update', description: 'Needs the note ID and new content or Pinned; returns the note', action: 'Update a note' },
 		],
 		default: 'create',
 	},

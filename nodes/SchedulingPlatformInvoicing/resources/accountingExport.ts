@@ -34,7 +34,7 @@ export const accountingExportProperties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['accountingExport'] } },
-		options: [{ name: 'Download', value: 'download', description: 'Download the invoices and payments of a date range', action: 'Download an accounting export' }],
+		options: [{ name: 'Download', value: 'download', description: 'Needs From, To and the format (CSV or DATEV); returns the file in a binary field', action: 'Download an accounting export' }],
 		default: 'download',
 	},
 	{ displayName: 'From', name: 'from', type: 'dateTime', required: true, default: '', displayOptions: show, description: 'The first day of the range (issue dates of invoices, payment dates)' },

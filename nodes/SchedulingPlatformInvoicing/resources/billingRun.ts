@@ -46,9 +46,14 @@ export const billingRunProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['billingRun'] } },
 		options: [
-			{ name: 'Get', value: 'get', description: 'Get a billing run', action: 'Get a billing run' },
-			{ name: 'Get Many', value: 'getAll', description: 'List billing runs, newest first', action: 'Get many billing runs' },
-			{ name: 'Start', value: 'start', description: 'Bill the recurring invoices that are due', action: 'Start a billing run' },
+			{ name: 'Get', value: 'get', description: 'Needs the billing run ID; returns the run', action: 'Get a billing run by ID' },
+			{ name: 'Get Many', value: 'getAll', description: 'Needs nothing; returns one item per billing run, newest first', action: 'Get many billing runs' },
+			{
+				name: 'Start',
+				value: 'start',
+				description: 'Needs nothing (Run Date optional); returns the run, or one item per invoice it created',
+				action: 'Start a billing run of the due invoices',
+			},
 		],
 		default: 'start',
 	},

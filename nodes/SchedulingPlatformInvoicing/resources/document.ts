@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { calendarDay, dateTime } from '../../shared/dates';
 import { emailList } from '../../shared/inputChecks';
 import { getManyFields } from '../../shared/getMany';
+import { simplifyField } from '../../shared/simplify';
 import type { OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
 import { lineItemsProperties, lineItemsSource } from '../lines';
 import { currencyField, outputFileField, paymentTermsField } from '../fields';
@@ -21,6 +22,12 @@ import { locatorField } from '../../shared/locators';
 const DOCUMENTS = '/invoicing/documents';
 const DOCUMENT = `${DOCUMENTS}/{id}`;
 const documentId = { id: 'documentId' };
+
+/**
+ * What Simplify keeps of an offer or invoice (api-reference §6 Document): its kind, status and number, the contact and
+ * deal it belongs to, its dates and the money (gross total, amount still due). The lines: Simplify off.
+ */
+const SIMPLE_DOCUMENT = ['id', 'type', 'status', 'number', 'contactId', 'dealId', 'currency', 'issueDate', 'dueDate', 'grossTotal', 'amountDue'];
 
 /** The fields Create and Update share, from a collection (additionalFields or updateFields). */
 function documentFields(group: string): Record<string, ParamSource> {
@@ -83,7 +90,7 @@ export const documentOperations: ResourceDefinitions = {
 	downloadEInvoice: { method: 'GET', path: `${DOCUMENT}/e-invoice`, pathParams: documentId, query: { format: 'eInvoiceFormat' }, download: file('xml') },
 	downloadPdf: { method: 'GET', path: `${DOCUMENT}/pdf`, pathParams: documentId, download: file('pdf') },
 	finalise: { method: 'POST', path: `${DOCUMENT}/finalise`, pathParams: documentId },
-	get: { method: 'GET', path: DOCUMENT, pathParams: documentId },
+	get: { method: 'GET', path: DOCUMENT, pathParams: documentId, simplify: SIMPLE_DOCUMENT },
 	getAll: {
 		method: 'GET',
 		path: DOCUMENTS,
@@ -95,6 +102,7 @@ export const documentOperations: ResourceDefinitions = {
 			to: { param: 'filters.to', convert: calendarDay },
 		},
 		pagination: { style: 'page1', itemsKey: 'documents' },
+		simplify: SIMPLE_DOCUMENT,
 	},
 	getPayments: { method: 'GET', path: `${DOCUMENT}/payments`, pathParams: documentId },
 	recordPayment: {
@@ -188,21 +196,61 @@ export const documentProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['document'] } },
 		options: [
-			{ name: 'Cancel', value: 'cancel', description: 'Cancel an unpaid invoice (it keeps its number) or decline an offer', action: 'Cancel a document' },
-			{ name: 'Convert Offer to Invoice', value: 'convert', description: 'Make an invoice draft from an offer; the offer becomes accepted', action: 'Convert an offer to an invoice' },
-			{ name: 'Create', value: 'create', description: 'Create an offer or invoice draft', action: 'Create a document' },
-			{ name: 'Delete', value: 'delete', description: 'Delete a draft', action: 'Delete a draft document' },
-			{ name: 'Delete Payment', value: 'deletePayment', description: 'Remove a payment recorded by mistake', action: 'Delete a payment of an invoice' },
-			{ name: 'Download E-Invoice', value: 'downloadEInvoice', description: 'Download the XRechnung or ZUGFeRD XML of an invoice', action: 'Download the electronic invoice XML of an invoice' },
-			{ name: 'Download PDF', value: 'downloadPdf', description: 'Download the PDF of a document', action: 'Download the PDF of a document' },
-			{ name: 'Finalise', value: 'finalise', description: 'Number a draft and freeze it', action: 'Finalise a document' },
-			{ name: 'Get', value: 'get', description: 'Get an offer or invoice', action: 'Get a document' },
-			{ name: 'Get Many', value: 'getAll', description: 'List offers and invoices', action: 'Get many documents' },
-			{ name: 'Get Payments', value: 'getPayments', description: 'List the payments of an invoice', action: 'Get the payments of an invoice' },
-			{ name: 'Record Payment', value: 'recordPayment', description: 'Record a payment on an invoice', action: 'Record a payment on an invoice' },
-			{ name: 'Send', value: 'send', description: 'Email a finalised document with its PDF', action: 'Send a document' },
-			{ name: 'Send Dunning', value: 'sendDunning', description: 'Send the next payment reminder of an overdue invoice', action: 'Send a dunning reminder for an invoice' },
-			{ name: 'Update', value: 'update', description: 'Change a draft', action: 'Update a draft document' },
+			{
+				name: 'Cancel',
+				value: 'cancel',
+				description: 'Needs the document (Reason optional); returns the document, cancelled or declined',
+				action: 'Cancel an invoice or decline an offer',
+			},
+			{
+				name: 'Convert Offer to Invoice',
+				value: 'convert',
+				description: 'Needs the offer; returns the new draft invoice (the offer becomes accepted)',
+				action: 'Convert an offer to an invoice',
+			},
+			{ name: 'Create', value: 'create', description: 'Needs Type, Contact and the line items; returns the draft', action: 'Create an offer or invoice draft' },
+			{ name: 'Delete', value: 'delete', description: 'Needs a draft; returns { deleted: true }', action: 'Delete a draft document' },
+			{
+				name: 'Delete Payment',
+				value: 'deletePayment',
+				description: 'Needs the invoice and the payment ID; returns { deleted: true }',
+				action: 'Delete a payment of an invoice',
+			},
+			{
+				name: 'Download E-Invoice',
+				value: 'downloadEInvoice',
+				description: 'Needs a finalised invoice (Format optional); returns the XML in a binary field',
+				action: 'Download the electronic invoice XML of an invoice',
+			},
+			{ name: 'Download PDF', value: 'downloadPdf', description: 'Needs the document; returns the PDF in a binary field', action: 'Download the PDF of a document' },
+			{
+				name: 'Finalise',
+				value: 'finalise',
+				description: 'Needs a draft and complete seller settings; returns the document with its number',
+				action: 'Finalise a draft document',
+			},
+			{ name: 'Get', value: 'get', description: 'Needs the document ID; returns the offer or invoice', action: 'Get a document by ID' },
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'Filters by type, status, contact or issue dates; returns one item per offer or invoice',
+				action: 'Get many documents',
+			},
+			{ name: 'Get Payments', value: 'getPayments', description: 'Needs the invoice; returns one item per payment', action: 'Get the payments of an invoice' },
+			{ name: 'Record Payment', value: 'recordPayment', description: 'Needs a finalised invoice and Amount; returns the payment', action: 'Record a payment on an invoice' },
+			{
+				name: 'Send',
+				value: 'send',
+				description: 'Needs a finalised document (To optional: the contact\'s email); returns the document, sent',
+				action: 'Send a document by email',
+			},
+			{
+				name: 'Send Dunning',
+				value: 'sendDunning',
+				description: 'Needs an overdue invoice; returns the reminder, or skipped with why when the last one is recent',
+				action: 'Send a dunning reminder for an invoice',
+			},
+			{ name: 'Update', value: 'update', description: 'Needs a draft and the fields or lines to change; returns the draft', action: 'Update a draft document' },
 		],
 		default: 'create',
 	},
@@ -340,6 +388,7 @@ export const documentProperties: INodeProperties[] = [
 	},
 	outputFileField(show(['downloadPdf', 'downloadEInvoice'])),
 	...getManyFields('document'),
+	simplifyField('document', ['get', 'getAll']),
 	{
 		displayName: 'Filters',
 		name: 'filters',

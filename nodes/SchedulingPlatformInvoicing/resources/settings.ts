@@ -73,8 +73,8 @@ export const settingsProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['settings'] } },
 		options: [
-			{ name: 'Get', value: 'get', description: 'Get the invoicing settings', action: 'Get the invoicing settings' },
-			{ name: 'Update', value: 'update', description: 'Change the invoicing settings', action: 'Update the invoicing settings' },
+			{ name: 'Get', value: 'get', description: 'Needs nothing; returns the seller, numbering, terms, tax and e-invoice settings', action: 'Get the invoicing settings' },
+			{ name: 'Update', value: 'update', description: 'Needs the settings to change; returns the settings', action: 'Update the invoicing settings' },
 		],
 		default: 'get',
 	},

@@ -154,7 +154,12 @@ export const messageProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['message'] } },
 		options: [
-			{ name: 'Send', value: 'send', description: 'Send a text or an approved template to a phone number, user ID or conversation', action: 'Send a message' },
+			{
+				name: 'Send',
+				value: 'send',
+				description: 'Needs a phone number, user ID or conversation, and a text or an approved template; returns the message sent',
+				action: 'Send a text or template message',
+			},
 		],
 		default: 'send',
 	},

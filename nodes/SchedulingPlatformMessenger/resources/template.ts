@@ -33,7 +33,12 @@ export const templateProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['template'] } },
 		options: [
-			{ name: 'Get Many', value: 'getAll', description: 'List the message templates with their status, text and number of parameters', action: 'Get many templates' },
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'Needs nothing (Status and Language optional); returns one item per template with its text and parameters',
+				action: 'Get many message templates',
+			},
 		],
 		default: 'getAll',
 	},

@@ -111,9 +111,9 @@ export const pendingAttendeeProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['pendingAttendee'] } },
 		options: [
-			{ name: 'Create', value: 'create', description: 'Record someone who started a booking form', action: 'Create a pending attendee' },
-			{ name: 'Get Many', value: 'getAll', description: 'List the people who started a booking and did not finish, newest first', action: 'Get many pending attendees' },
-			{ name: 'Update', value: 'update', description: 'Change the entry of someone who started a booking form', action: 'Update a pending attendee' },
+			{ name: 'Create', value: 'create', description: 'Needs an email or phone and a name; returns its ID', action: 'Create a pending attendee' },
+			{ name: 'Get Many', value: 'getAll', description: 'Needs nothing; returns one item per unfinished booking form, newest first', action: 'Get many pending attendees' },
+			{ name: 'Update', value: 'update', description: 'Needs the entry, Email and a name; returns its ID', action: 'Update a pending attendee' },
 		],
 		default: 'getAll',
 	},

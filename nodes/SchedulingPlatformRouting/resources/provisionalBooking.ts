@@ -34,9 +34,19 @@ export const provisionalBookingProperties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['provisionalBooking'] } },
 		options: [
-			{ name: 'Confirm', value: 'confirm', description: 'Book the requested slot', action: 'Confirm a provisional booking' },
-			{ name: 'Decline', value: 'decline', description: 'Turn the request down', action: 'Decline a provisional booking' },
-			{ name: 'Get Many', value: 'getAll', description: 'List provisional bookings, newest first', action: 'Get many provisional bookings' },
+			{
+				name: 'Confirm',
+				value: 'confirm',
+				description: 'Needs the provisional booking; returns it confirmed, with the appointment ID',
+				action: 'Confirm a provisional booking',
+			},
+			{ name: 'Decline', value: 'decline', description: 'Needs the provisional booking (Reason optional); returns it declined', action: 'Decline a provisional booking' },
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'Filters by status or meeting type; returns one item per request, newest first',
+				action: 'Get many provisional bookings',
+			},
 		],
 		default: 'getAll',
 	},
