@@ -670,16 +670,16 @@ test('a workflow from the node panel: "+" after the trigger adds Contact → Get
 	await newBookingTrigger({ events: '24-build-trigger-events', testEvent: '25-build-trigger-test-event' });
 	await closeNode();
 
-	// The "+" at the trigger's output opens the node panel for the next step.
-	const trigger = 'Scheduling Platform Trigger';
+	// The "+" at the trigger's output opens the node panel for the next step; the new node is named after its action.
+	const [trigger, action] = ['Scheduling Platform Trigger', 'Get a contact by ID or email'];
 	await page.locator(`[data-test-id="canvas-node-output-handle"][data-node-name="${trigger}"] [data-test-id="canvas-handle-plus"]`).click();
 	const creator = page.getByTestId('node-creator');
 	await creator.waitFor();
 	await page.keyboard.type('contact');
 	await creator.getByTestId('node-creator-item-name').getByText('Scheduling Platform CRM', { exact: true }).click();
-	await creator.getByText('Get a contact', { exact: true }).waitFor();
+	await creator.getByText(action, { exact: true }).waitFor();
 	await shot('26-build-node-panel');
-	await creator.getByText('Get a contact', { exact: true }).click();
+	await creator.getByText(action, { exact: true }).click();
 	await page.getByTestId('ndv').waitFor();
 	await page.getByTestId('node-credentials-select').click();
 	await page.getByTestId('node-credentials-select-item-spDemoOwnerPat01').click();
@@ -710,7 +710,7 @@ test('a workflow from the node panel: "+" after the trigger adds Contact → Get
 	expect(requests.map((request) => request.headers.authorization)).toEqual([`Bearer ${demo.seed.credentials.ownerPat}`, `Bearer ${demo.seed.credentials.ownerPat}`]);
 	await closeNode();
 
-	await page.locator(`[data-test-id="edge"][data-source-node-name="${trigger}"][data-target-node-name="Get a contact"]`).waitFor({ state: 'attached' });
+	await page.locator(`[data-test-id="edge"][data-source-node-name="${trigger}"][data-target-node-name="${action}"]`).waitFor({ state: 'attached' });
 	await shot('29-build-workflow');
 });
 
