@@ -105,7 +105,6 @@ export interface Document extends Totals {
 	amountDue: number;
 	dunningLevel: number;
 	dunningFees: number;
-	lastDunningAt: string | null;
 	recurringId: string | null;
 	periodStart: string | null;
 	periodEnd: string | null;
@@ -143,6 +142,8 @@ export interface StoredDocument {
 	payments: Payment[];
 	/** The first sending: when the customer could first pay late (a resent invoice keeps its `overdueSince`). */
 	firstSentAt?: string;
+	/** When the last reminder was sent (not part of the answer: the reference's Document has no such field). */
+	lastDunningAt?: string;
 	seller?: Party;
 	buyer?: Party;
 }

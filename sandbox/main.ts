@@ -1,9 +1,12 @@
+import { checkPorts, portSetting } from '../scripts/ports';
 import { Seed } from './seed';
 import { startSandbox } from './server';
 
 /** `npm run sandbox`: a seeded sandbox on SANDBOX_PORT (default 4010) until Ctrl+C. */
 async function main(): Promise<void> {
-	const sandbox = await startSandbox({ port: Number(process.env.SANDBOX_PORT ?? 4010) });
+	const setting = portSetting(process.env, 'SANDBOX_PORT', 4010, true);
+	await checkPorts([setting], 'npm run sandbox');
+	const sandbox = await startSandbox({ port: setting.port });
 	const response = await fetch(`${sandbox.url}/__sandbox/seed`, { method: 'POST' });
 	const seed = (await response.json()) as Seed;
 	console.log(`Sandbox API listening on ${sandbox.url} (control API under ${sandbox.url}/__sandbox)`);

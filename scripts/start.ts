@@ -6,6 +6,7 @@ import { startSandbox } from '../sandbox/server';
 import type { Sandbox } from '../sandbox/server';
 import type { Seed } from '../sandbox/seed';
 import { PACKAGE_DIR, PACKAGE_NAME } from '../test/harness/packageDir';
+import { startPorts } from './ports';
 import { N8N_V2, importAll, installPackage, realN8n, setUpOwner, startN8n, waitForRest } from './realN8n';
 import type { CliResult, RealN8n } from './realN8n';
 
@@ -213,13 +214,8 @@ ${credentials}
 }
 
 async function main(): Promise<void> {
-	const demo = await startDemo({
-		version: process.env.N8N_VERSION,
-		userFolder: join(PACKAGE_DIR, '.n8n-start'),
-		n8nPort: Number(process.env.N8N_PORT ?? 5678),
-		sandboxPort: Number(process.env.SANDBOX_PORT ?? 4010),
-		showProgress: true,
-	});
+	const { n8nPort, sandboxPort } = await startPorts(process.env, 'npm start');
+	const demo = await startDemo({ version: process.env.N8N_VERSION, userFolder: join(PACKAGE_DIR, '.n8n-start'), n8nPort, sandboxPort, showProgress: true });
 	process.stdout.write(instructions(demo));
 	let stopping = false;
 	const stop = (): void => {

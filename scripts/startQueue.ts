@@ -2,6 +2,7 @@ import { join, relative } from 'path';
 
 import { startSandbox } from '../sandbox/server';
 import { PACKAGE_DIR, PACKAGE_NAME } from '../test/harness/packageDir';
+import { startPorts } from './ports';
 import { startQueueMode } from './queueMode';
 import type { QueueMode, QueueProcess, QueueRole } from './queueMode';
 import { N8N_V2, realN8n, setUpOwner, waitForRest } from './realN8n';
@@ -60,8 +61,9 @@ ${queue.processes.map((service) => row(service, memory)).join('\n')}
 }
 
 async function main(): Promise<void> {
+	const { n8nPort, sandboxPort } = await startPorts(process.env, 'npm run start:queue');
 	const host = realN8n(process.env.N8N_VERSION ?? N8N_V2, true);
-	const sandbox = await startSandbox({ port: Number(process.env.SANDBOX_PORT ?? 4010) });
+	const sandbox = await startSandbox({ port: sandboxPort });
 	let queue: QueueMode | undefined;
 	let stopping = false;
 	const stop = async () => {
@@ -82,7 +84,7 @@ async function main(): Promise<void> {
 		queue = await startQueueMode({
 			host,
 			folder: FOLDER,
-			port: Number(process.env.N8N_PORT ?? 5678),
+			port: n8nPort,
 			hostname: 'localhost',
 			env: { GENERIC_TIMEZONE: Intl.DateTimeFormat().resolvedOptions().timeZone },
 			progress: (line) => process.stdout.write(`${line}\n`),

@@ -100,7 +100,6 @@ function emptyDocument(store: Store, type: DocumentType, currency: string): Docu
 		amountDue: 0,
 		dunningLevel: 0,
 		dunningFees: 0,
-		lastDunningAt: null,
 		recurringId: null,
 		periodStart: null,
 		periodEnd: null,
@@ -273,13 +272,13 @@ export function dun(call: Call, stored: StoredDocument, input: { message?: strin
 		throw apiError(409, `Only overdue invoices can be dunned; this one is ${document.type === 'invoice' ? document.status : 'an offer'}`);
 	}
 	if (document.dunningLevel >= 3) {
-		throw apiError(409, `The third and last reminder was sent on ${document.lastDunningAt?.slice(0, 10)}; no further dunning level exists`);
+		throw apiError(409, `The third and last reminder was sent on ${stored.lastDunningAt?.slice(0, 10)}; no further dunning level exists`);
 	}
 	const sentAt = store.clock.iso();
 	const fee = decimal(cents(input.fee ?? 0));
 	document.dunningLevel += 1;
 	document.dunningFees = decimal(cents(document.dunningFees) + cents(fee));
-	document.lastDunningAt = document.updatedAt = sentAt;
+	stored.lastDunningAt = document.updatedAt = sentAt;
 	const to = tenantRecord(store, actor, 'contacts', document.contactId).email ?? '';
 	tenant(store, actor).outbox.push({
 		kind: 'dunning',

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync } from 'fs';
+import { mkdirSync, mkdtempSync, statSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -13,8 +13,10 @@ import { PACKAGE_DIR } from '../harness/packageDir';
  * The editor as a user meets it: `npm start`'s n8n (startDemo, in a fresh user folder) in Debian's
  * Chromium, driven by playwright-core. Logs in, runs each example workflow twice (the second run writes nothing),
  * builds a booking from an empty canvas, meets the 409 of a taken slot, creates
- * credentials, loads a list with an API key that has no acting user, and listens for a test event of the Webhook
- * Trigger. Screenshots go to .screenshots/ (ignored) for a person to look at.
+ * credentials, loads a list with an API key that has no acting user, finds each product area's trigger by search,
+ * builds a workflow from the node panel (a trigger, "+" and the next node, a field of the trigger's output dragged
+ * onto a parameter) and listens for a test event of the Webhook Trigger. Each test is a step of that walk and leaves
+ * at least one screenshot in .screenshots/ (ignored) for a person to look at.
  */
 
 jest.setTimeout(15 * 60_000);
@@ -26,8 +28,14 @@ let demo: Demo;
 let browser: Browser;
 let page: Page;
 
+/** The screenshots the running test took: every test is a step of the walk and leaves at least one (see afterEach). */
+let shotsOfTest: string[] = [];
+
+/** A screenshot in .screenshots/ (a panel still sliding in is shown where it stops). */
 async function shot(name: string): Promise<void> {
-	await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+	const path = join(SCREENSHOTS, `${name}.png`);
+	await page.screenshot({ path, animations: 'disabled' });
+	shotsOfTest.push(path);
 }
 
 /** Marks the requests a test makes itself (to set the scene or check it), which the request lists leave out. */
@@ -176,6 +184,15 @@ beforeAll(async () => {
 	await page.getByTestId('password').locator('input').fill(LOGIN.password);
 	await page.getByTestId('form-submit-button').click();
 	await page.waitForURL(/\/home\//);
+});
+
+beforeEach(() => {
+	shotsOfTest = [];
+});
+
+afterEach(() => {
+	const step = expect.getState().currentTestName;
+	expect({ step, screenshots: shotsOfTest.length > 0 && shotsOfTest.every((path) => statSync(path).size > 0) }).toEqual({ step, screenshots: true });
 });
 
 afterAll(async () => {
@@ -567,6 +584,7 @@ test('searching "signature" or "cancel" also finds the instant Webhook Trigger, 
 	for (const word of ['signature', 'cancel']) {
 		const creator = await searchNodes(word);
 		await creator.getByTestId('node-creator-item-name').getByText('Scheduling Platform Webhook', { exact: true }).waitFor();
+		await shot(`22-search-${word}-webhook-trigger`);
 		await page.keyboard.press('Escape');
 	}
 });
@@ -612,26 +630,88 @@ test('a list that fails shows its fix in the popup: a member\'s token cannot lis
 	await closeNode();
 });
 
-test('the trigger from an empty canvas: its events are listed as n8n lists triggers; On new booking fetches the newest booking as a test event', async () => {
+/**
+ * From an empty canvas, as a person starts a workflow: the Scheduling Platform entry of the node panel, its trigger
+ * event On new booking, the owner's token; then Fetch Test Event, which shows the newest booking (`shots` names the
+ * screenshots of the events and of the test event). Returns the output panel.
+ */
+async function newBookingTrigger(shots: { events: string; testEvent: string }): Promise<Locator> {
 	await searchNodes('scheduling');
 	await page.getByTestId('node-creator-item-name').getByText('Scheduling Platform', { exact: true }).click();
 	await page.getByText('On new booking', { exact: true }).waitFor();
-	await shot('16-trigger-events');
+	await shot(shots.events);
 	await page.getByText('On new booking', { exact: true }).click();
 	await page.getByTestId('ndv').waitFor();
 	await page.getByTestId('node-credentials-select').click();
 	await page.getByTestId('node-credentials-select-item-spDemoOwnerPat01').click();
-	// A booking made on the booking page (the API, as the owner) is the newest one.
-	const appointmentId = await book('Tess', 'Trigger');
 	await clearRequests();
 	await page.getByTestId('node-execute-button').click();
 	const output = page.getByTestId('output-panel');
+	await output.getByText('attendees').first().waitFor();
+	await shot(shots.testEvent);
+	return output;
+}
+
+test('the trigger from an empty canvas: its events are listed as n8n lists triggers; On new booking fetches the newest booking as a test event', async () => {
+	// A booking made on the booking page (the API, as the owner) is the newest one.
+	const appointmentId = await book('Tess', 'Trigger');
+	const output = await newBookingTrigger({ events: '16-trigger-events', testEvent: '17-trigger-test-event' });
 	await output.getByText(appointmentId).first().waitFor();
-	await shot('17-trigger-test-event');
 	expect((await sandboxRequests()).map((request) => `${request.method} ${request.path}?${request.query}`)).toEqual([
 		'GET /v4/appointment/paginated?sortBy=appointment.createdAt&sortDirection=DESC&page=0&pageSize=100',
 	]);
 	await closeNode();
+});
+
+test('a workflow from the node panel: "+" after the trigger adds Contact → Get; the attendee\'s email dragged from the input panel onto Contact (By Email) becomes an expression, and Execute step looks up that email', async () => {
+	const appointmentId = await book('Mae', 'Jemison');
+	const { attendees } = (await ownerApi(`/v4/appointment/${appointmentId}`)) as { attendees: Array<{ email: string; contactId: string }> };
+	const [{ email, contactId }] = attendees;
+	await newBookingTrigger({ events: '24-build-trigger-events', testEvent: '25-build-trigger-test-event' });
+	await closeNode();
+
+	// The "+" at the trigger's output opens the node panel for the next step; the new node is named after its action.
+	const [trigger, action] = ['Scheduling Platform Trigger', 'Get a contact by ID or email'];
+	await page.locator(`[data-test-id="canvas-node-output-handle"][data-node-name="${trigger}"] [data-test-id="canvas-handle-plus"]`).click();
+	const creator = page.getByTestId('node-creator');
+	await creator.waitFor();
+	await page.keyboard.type('contact');
+	await creator.getByTestId('node-creator-item-name').getByText('Scheduling Platform CRM', { exact: true }).click();
+	await creator.getByText(action, { exact: true }).waitFor();
+	await shot('26-build-node-panel');
+	await creator.getByText(action, { exact: true }).click();
+	await page.getByTestId('ndv').waitFor();
+	await page.getByTestId('node-credentials-select').click();
+	await page.getByTestId('node-credentials-select-item-spDemoOwnerPat01').click();
+
+	// Contact By Email, and the email of the trigger's attendee (found with the input panel's search) dropped on it.
+	const contact = page.getByTestId('resource-locator-contactId');
+	await contact.getByTestId('rlc-mode-selector').click();
+	await page.getByTestId('mode-email').filter({ visible: true }).click();
+	const input = page.getByTestId('ndv-input-panel');
+	await input.getByTestId('ndv-search').click();
+	await page.keyboard.type('email');
+	await input.locator('[data-target="mappable"][data-path=".attendees[0].email"]').dragTo(page.getByTestId('parameter-input-contactId'));
+	const expression = contact.getByTestId('inline-expression-editor-input');
+	await expression.waitFor();
+	await shot('27-build-field-mapped');
+	expect((await expression.innerText()).trim()).toBe('{{ $json.attendees[0].email }}');
+	expect(await contact.getByTestId('rlc-mode-selector').locator('input').inputValue()).toBe('By Email');
+
+	await clearRequests();
+	await page.getByTestId('node-execute-button').click();
+	await page.getByTestId('output-panel').getByText(contactId).first().waitFor();
+	await shot('28-build-step-executed');
+	const requests = await sandboxRequests();
+	expect(requests.map((request) => `${request.method} ${request.path}?${request.query}`)).toEqual([
+		`GET /crm?searchTerm=${encodeURIComponent(email)}&page=1&limit=100`,
+		`GET /crm/details?contactId=${contactId}`,
+	]);
+	expect(requests.map((request) => request.headers.authorization)).toEqual([`Bearer ${demo.seed.credentials.ownerPat}`, `Bearer ${demo.seed.credentials.ownerPat}`]);
+	await closeNode();
+
+	await page.locator(`[data-test-id="edge"][data-source-node-name="${trigger}"][data-target-node-name="${action}"]`).waitFor({ state: 'attached' });
+	await shot('29-build-workflow');
 });
 
 test('the Webhook Trigger from the node panel: Listen for test event subscribes n8n\'s test URL for the chosen event, shows the event the platform sends, and unsubscribes', async () => {

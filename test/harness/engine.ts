@@ -41,6 +41,7 @@ import type {
 import { ICredentialsHelper, NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { PACKAGE_DIR, PACKAGE_NAME } from './packageDir';
+import { usePatientRegexEngine } from './regex';
 
 /**
  * Runs workflows through n8n-core's real engine (WorkflowExecute), with the compiled package loaded
@@ -202,6 +203,7 @@ let enginePromise: Promise<Engine> | undefined;
 export async function getEngine(): Promise<Engine> {
 	enginePromise ??= (async () => {
 		setUpEncryption();
+		usePatientRegexEngine();
 		const loader = new PackageDirectoryLoader(PACKAGE_DIR);
 		await loader.loadAll();
 		return { loader, nodeTypes: new PackageNodeTypes(loader), credentialsHelper: new StoredCredentialsHelper(loader) };

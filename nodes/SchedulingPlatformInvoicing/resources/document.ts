@@ -53,16 +53,18 @@ function oneDueRule(request: OperationCall['request']): string | undefined {
 const daysSince = (moment: string, now: number) => Math.floor((now - Date.parse(moment)) / 86_400_000);
 
 /**
- * Send Dunning: the invoice is read first; a reminder younger than Minimum Days Between Reminders is not sent
- * again (the item comes out with `skipped` and why), so a sweep that runs twice sends one reminder.
+ * Send Dunning: the invoice is read first; while it has a reminder and changed less than Minimum Days Between
+ * Reminders ago, none is sent (the item comes out with `skipped` and why), so a sweep that runs twice sends one
+ * reminder. The Document of the reference has no date of its last reminder: its `updatedAt` is the latest that
+ * reminder can be (a later change, such as a payment, waits the days out too).
  */
 async function dunOnce(call: OperationCall): Promise<IDataObject[]> {
 	const id = String(call.request.pathParams!.id);
 	const waitDays = Number(call.values.minimumDays ?? 0);
 	const document = (await call.send({ method: 'GET', path: `${DOCUMENTS}/{id}`, pathParams: { id } })) as IDataObject;
-	const last = typeof document.lastDunningAt === 'string' ? document.lastDunningAt : undefined;
+	const last = Number(document.dunningLevel ?? 0) > 0 && typeof document.updatedAt === 'string' ? document.updatedAt : undefined;
 	if (last && waitDays > 0 && daysSince(last, Date.now()) < waitDays) {
-		const reason = `Reminder ${String(document.dunningLevel)} was sent on ${last.slice(0, 10)}, less than ${waitDays} days ago`;
+		const reason = `Reminder ${String(document.dunningLevel)} was sent on or before ${last.slice(0, 10)}, when the invoice last changed, less than ${waitDays} days ago`;
 		return [{ documentId: id, number: document.number ?? null, dunningLevel: document.dunningLevel, skipped: true, reason }];
 	}
 	return [(await call.send(call.request)) as IDataObject];
@@ -350,7 +352,7 @@ export const documentProperties: INodeProperties[] = [
 		typeOptions: { minValue: 0, maxValue: 365, numberPrecision: 0 },
 		default: 7,
 		displayOptions: show(['sendDunning']),
-		description: 'No reminder is sent while the last one is younger than this (the item says why); 0 always sends. Keeps a sweep that runs twice from reminding twice.',
+		description: 'No reminder is sent while the invoice has one and changed less than this many days ago (the API gives no date of the last reminder; the item says why); 0 always sends. Keeps a sweep that runs twice from reminding twice.',
 	},
 	{
 		displayName: 'Dunning Options',
