@@ -25,9 +25,11 @@ import { sleep } from 'n8n-workflow';
  *   then it probes: the rate doubles every PROBE_DOUBLING_TOKENS, up to MAX_SHARE times the limit (the API saved
  *   what nobody used, up to its burst), until the next 429 measures again;
  * - a measured share of ALONE_SHARE or more means the others have stopped: the whole limit again, no more probes.
- * So each process meets about one 429 per probe, after at least PROBE_AFTER_ANSWERS answers or a burst's worth
- * of unused tokens. Every 429 pauses the bucket until the API's Retry-After. Times are counted in tokens of the
- * credential's limit (60 s at 100 per minute are 100 tokens), so a smaller or larger limit behaves alike.
+ * So the 429s come with the probes, each process's after at least PROBE_AFTER_ANSWERS answers or a burst's worth
+ * of unused tokens: a few per probe, most of them to the other processes (the prober paces its requests as the API
+ * refills, the others' requests meet the API's bucket at random). Every 429 pauses the bucket until the API's
+ * Retry-After. Times are counted in tokens of the credential's limit (60 s at 100 per minute are 100 tokens), so a
+ * smaller or larger limit behaves alike.
  */
 
 export interface RateLimit {
@@ -138,8 +140,8 @@ export async function takeToken(key: string, limit: RateLimit): Promise<void> {
 			await sleep(bucket.pausedUntil - now);
 		} else if (bucket.tokens < 1) {
 			// Until the next token and a random part of one more (what is not used stays in the bucket): the requests of
-			// several processes reach the API at random moments, so that a 429 finds each in proportion to how often it
-			// asks, not by how its clock falls against the others'. At most a second: a probe may start meanwhile.
+			// several processes reach the API at random moments rather than like clockwork, so that which of them meets a
+			// 429 depends less on how their clocks fall against each other. At most a second: a probe may start meanwhile.
 			await sleep(Math.min(1000, Math.ceil((1 - bucket.tokens + Math.random()) * msPerToken(bucket, now))));
 		} else {
 			bucket.tokens -= 1;
