@@ -13,14 +13,20 @@ import type { RealN8n, RestClient } from './realN8n';
  * smoke tests and `npm run bench:queue`.
  */
 
+/** An output item: its JSON and, when a node made files, their references (binary data lives apart). */
+export type RunItem = { json: IDataObject; binary?: Record<string, IDataObject> };
+
 export interface NodeRunData {
 	startTime: number;
 	executionTime: number;
 	error?: { message?: string };
-	data?: { main: Array<Array<{ json: IDataObject }>> };
+	data?: { main: RunItem[][] };
 }
 
 export type RunData = Record<string, NodeRunData[]>;
+
+/** An execution's error as n8n stores it: a message and what else the error carried. */
+export type ExecutionError = IDataObject & { message?: string };
 
 const ENDED = ['success', 'error', 'crashed', 'canceled'];
 
@@ -70,17 +76,21 @@ export async function endedExecutions(rest: RestClient, workflowId: string, coun
 	return ended;
 }
 
-/** The run data of an execution as main's execution view gets it (GET /rest/executions/:id; n8n stores it "flatted"). */
-export async function runDataOf(rest: RestClient, host: RealN8n, executionId: string): Promise<{ runData: RunData; error?: { message?: string } }> {
+/**
+ * An execution as main's execution view gets it (GET /rest/executions/:id; n8n stores its data "flatted"): its
+ * status, the run data and the execution's error.
+ */
+export async function runDataOf(rest: RestClient, host: RealN8n, executionId: string): Promise<{ status: string; runData: RunData; error?: ExecutionError }> {
 	const answer = await rest('GET', `/rest/executions/${executionId}`);
 	ok(answer, `Execution ${executionId}`);
+	const execution = answer.body.data as { status: string; data: string };
 	const flatted = createRequire(join(host.dir, 'node_modules/n8n/package.json'))('flatted') as { parse(text: string): unknown };
-	const data = flatted.parse((answer.body.data as { data: string }).data) as { resultData: { runData: RunData; error?: { message?: string } } };
-	return data.resultData;
+	const data = flatted.parse(execution.data) as { resultData: { runData: RunData; error?: ExecutionError } };
+	return { status: execution.status, ...data.resultData };
 }
 
 /** The output items of a node's first run (none when it failed). */
-export function outputOf(runData: RunData, node: string): Array<{ json: IDataObject }> {
+export function outputOf(runData: RunData, node: string): RunItem[] {
 	return runData[node]?.[0]?.data?.main?.[0] ?? [];
 }
 

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'fs';
-import { createRequire } from 'module';
 import type { IDataObject } from 'n8n-workflow';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -20,6 +19,8 @@ import {
 	realN8n,
 } from '../../scripts/realN8n';
 import type { RealN8n, RestClient } from '../../scripts/realN8n';
+import { executionsOf as listExecutions, logEnds, publishWorkflow, runDataOf as readExecution, until as waitUntil, webhookNode, workersThatRan as workersThatRanIn } from '../../scripts/queueWorkflows';
+import type { RunData, RunItem } from '../../scripts/queueWorkflows';
 import { pageCount } from '../harness/signatures';
 import { World } from './triggerWorld';
 import type { Logged } from './triggerWorld';
@@ -79,19 +80,13 @@ let folder: string;
 let rest: RestClient;
 let credentials: { schedulingPlatformPatApi: { id: string; name: string } };
 
-type Item = { json: IDataObject; binary?: Record<string, IDataObject> };
-
-interface RunData {
-	[node: string]: Array<{ data: { main: Item[][] } }>;
-}
+type Item = RunItem;
 
 const byId = (expression: string) => ({ __rl: true, mode: 'id', value: `={{ ${expression} }}` });
 
 const packageNode = (name: string, type: string, x: number, parameters: IDataObject) => ({ id: name, name, type, typeVersion: 1, position: [x, 0], parameters, credentials });
 
 const baseNode = (name: string, type: string, typeVersion: number, x: number, parameters: IDataObject) => ({ id: name, name, type, typeVersion, position: [x, 0], parameters });
-
-const webhookNode = (path: string, webhookId: string) => ({ ...baseNode('Webhook', 'n8n-nodes-base.webhook', 2, 0, { httpMethod: 'POST', path, options: {} }), webhookId });
 
 const contactNode = (x: number, email: string, firstName: string) =>
 	packageNode('Contact', CRM_NODE_TYPE, x, { resource: 'contact', operation: 'create', contactFields: { mappingMode: 'defineBelow', value: { email, firstName } } });
@@ -103,31 +98,10 @@ const chained = (names: string[]) => Object.fromEntries(names.slice(0, -1).map((
 const markNode = (note: string) => packageNode('Mark', NODE_TYPE, 200, { resource: 'appointment', operation: 'updateNotes', appointmentId: byId('$json.id'), note });
 
 /** Waits until `ready` holds; on timeout fails with the ends of the n8n logs. */
-async function until(what: string, ready: () => Promise<boolean>, timeoutMs = 90_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!(await ready())) {
-		if (Date.now() > deadline) {
-			const logs = queue.processes.filter((p) => p.userFolder).map((p) => `--- ${p.name}\n${queue.logOf(p.name).slice(-2000)}`);
-			throw new Error(`Timed out waiting for ${what}\n${logs.join('\n')}`);
-		}
-		await sleep(500);
-	}
-}
+const until = (what: string, ready: () => Promise<boolean>, timeoutMs = 90_000) => waitUntil(what, ready, timeoutMs, () => logEnds(queue));
 
 /** Makes a workflow through main's REST API and publishes it as the editor's Publish button does; its ID. */
-async function publish(workflow: IDataObject): Promise<string> {
-	const created = await rest('POST', '/rest/workflows', { settings: {}, ...workflow });
-	expect(created.status).toBe(200);
-	const { id, versionId } = created.body.data as { id: string; versionId: string };
-	expect((await rest('POST', `/rest/workflows/${id}/activate`, { versionId })).status).toBe(200);
-	let status: IDataObject | undefined;
-	await until(`workflow ${id} to be published`, async () => {
-		status = (await rest('GET', `/rest/workflows/${id}/publication-status`)).body.data as IDataObject | undefined;
-		return ['published', 'partial', 'failed'].includes(String(status?.status));
-	});
-	expect(status).toMatchObject({ status: 'published' });
-	return id;
-}
+const publish = async (workflow: IDataObject) => await publishWorkflow(rest, { settings: {}, ...workflow });
 
 async function unpublish(workflowId: string): Promise<void> {
 	expect((await rest('POST', `/rest/workflows/${workflowId}/deactivate`, {})).status).toBe(200);
@@ -138,23 +112,12 @@ async function callWebhook(path: string, body: unknown): Promise<number> {
 	return answer.status;
 }
 
-async function executionsOf(workflowId: string): Promise<IDataObject[]> {
-	const answer = await rest('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
-	expect(answer.status).toBe(200);
-	return (answer.body.data as { results: IDataObject[] }).results;
-}
+const executionsOf = async (workflowId: string) => await listExecutions(rest, workflowId);
 
 const ended = (execution: IDataObject) => ['success', 'error', 'crashed', 'canceled'].includes(String(execution.status));
 
-/** An execution as main's execution view gets it (GET /rest/executions/:id; n8n stores its data "flatted"). */
-async function executionOf(executionId: string): Promise<{ status: string; runData: RunData; error?: IDataObject }> {
-	const answer = await rest('GET', `/rest/executions/${executionId}`);
-	expect(answer.status).toBe(200);
-	const execution = answer.body.data as { status: string; data: string };
-	const flatted = createRequire(join(host.dir, 'node_modules/n8n/package.json'))('flatted') as { parse(text: string): unknown };
-	const data = flatted.parse(execution.data) as { resultData: { runData: RunData; error?: IDataObject } };
-	return { status: execution.status, ...data.resultData };
-}
+/** An execution as main's execution view gets it: status, run data, error. */
+const executionOf = async (executionId: string) => await readExecution(rest, host, executionId);
 
 /** The run data of a successful execution, as main's execution view gets it. */
 async function runDataOf(executionId: string): Promise<RunData> {
@@ -163,15 +126,9 @@ async function runDataOf(executionId: string): Promise<RunData> {
 	return runData;
 }
 
-const output = (runData: RunData, node: string) => runData[node][0].data.main[0];
+const output = (runData: RunData, node: string) => runData[node][0].data!.main[0];
 
-/** The workers whose log says they ran the execution (start and finish). */
-function workersThatRan(executionId: string): string[] {
-	return queue
-		.byRole('worker')
-		.filter((worker) => queue.logOf(worker.name).includes(`Worker started execution ${executionId} (job`) && queue.logOf(worker.name).includes(`Worker finished execution ${executionId} (job`))
-		.map((worker) => worker.name);
-}
+const workersThatRan = (executionId: string) => workersThatRanIn(queue, executionId);
 
 /** The workers whose log says they started the execution. */
 const workersThatStarted = (executionId: string) => queue.byRole('worker').filter((worker) => queue.logOf(worker.name).includes(`Worker started execution ${executionId} (job`)).map((worker) => worker.name);
