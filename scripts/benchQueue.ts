@@ -132,7 +132,7 @@ async function runCase(variant: Variant, workers: number): Promise<Row> {
 	const executions = await endedExecutions(rest, workflowId, workers, timeoutMs, () => logEnds(queue));
 	const ids = executions.map((execution) => String(execution.id));
 	const runs = await Promise.all(ids.map(targetRun));
-	const ranOn = ids.flatMap((id) => workersThatRan(queue, id)).sort();
+	const ranOn = (await Promise.all(ids.map((id) => workersThatRan(queue, id)))).flat().sort();
 	const label = `${variant.label}, ${workers} worker${workers > 1 ? 's' : ''} × ${WRITES} writes, one credential (ran on ${ranOn.join(', ') || 'no worker'})`;
 	return writeRow(workers === 1 ? 'P2' : 'P4', label, items, combined(runs), await requestLog(), minimumMs(items, AT_LIMIT), targetOf(variant, workers), START_MS);
 }

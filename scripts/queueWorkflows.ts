@@ -94,8 +94,8 @@ export function outputOf(runData: RunData, node: string): RunItem[] {
 	return runData[node]?.[0]?.data?.main?.[0] ?? [];
 }
 
-/** The workers whose log says they ran the execution (start and finish). */
-export function workersThatRan(queue: QueueMode, executionId: string): string[] {
+/** The workers whose log says they ran the execution (start and finish) at this moment. */
+function workersWhoseLogSays(queue: QueueMode, executionId: string): string[] {
 	return queue
 		.byRole('worker')
 		.filter((worker) => {
@@ -103,6 +103,20 @@ export function workersThatRan(queue: QueueMode, executionId: string): string[] 
 			return log.includes(`Worker started execution ${executionId} (job`) && log.includes(`Worker finished execution ${executionId} (job`);
 		})
 		.map((worker) => worker.name);
+}
+
+/**
+ * The workers whose log says they ran the execution (start and finish). A worker writes "finished" to its log after it
+ * has saved the execution as ended, so the line may come a moment after main reports the end: waits for it (up to
+ * `timeoutMs`) and gives none only when no worker says so by then.
+ */
+export async function workersThatRan(queue: QueueMode, executionId: string, timeoutMs = 15_000): Promise<string[]> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const workers = workersWhoseLogSays(queue, executionId);
+		if (workers.length || Date.now() > deadline) return workers;
+		await sleep(250);
+	}
 }
 
 /** The ends of every n8n process's log, for an error message. */

@@ -201,7 +201,7 @@ test('n8n 2.41 in queue mode runs the CRM and Invoicing nodes on the workers for
 	// Where they ran: enqueued by the webhook processor, each run by another worker, none by main.
 	const ids = executions.map((execution) => String(execution.id));
 	for (const id of ids) expect(queue.logOf('webhook-1')).toContain(`Enqueued execution ${id} (job`);
-	expect(ids.map(workersThatRan).sort()).toEqual([['worker-1'], ['worker-2']]);
+	expect((await Promise.all(ids.map(workersThatRan))).sort()).toEqual([['worker-1'], ['worker-2']]);
 	expect(queue.logOf('main')).not.toContain('Worker started execution');
 	// The executions live in Postgres, which main's execution view reads.
 	const rows = await queue.sql<{ id: number; mode: string; status: string }>('SELECT id, mode, status FROM execution_entity WHERE "workflowId" = $1 ORDER BY id', [workflowId]);
@@ -279,7 +279,7 @@ test('n8n 2.41 in queue mode: Signatures and the e-invoice on a worker, each fil
 	const [execution] = await executionsOf(workflowId);
 	expect(`${String(execution.mode)} ${String(execution.status)}`).toBe('webhook success');
 	const id = String(execution.id);
-	expect(workersThatRan(id)).toHaveLength(1);
+	expect(await workersThatRan(id)).toHaveLength(1);
 	expect(queue.logOf('main')).not.toContain(`Worker started execution ${id} (`);
 	const log = await world.log();
 	expect(writesIn(log)).toEqual(['POST /crm 201', 'POST /invoicing/documents 201', 'POST /invoicing/documents/:id/finalise 200', 'POST /v4/signatures 201']);
@@ -348,7 +348,7 @@ test('n8n 2.41 in queue mode: the Webhook Trigger is subscribed once, each booki
 	for (const execution of executions) {
 		const id = String(execution.id);
 		expect(queue.logOf('webhook-1')).toContain(`Enqueued execution ${id} (job`);
-		expect(workersThatRan(id)).toHaveLength(1);
+		expect(await workersThatRan(id)).toHaveLength(1);
 		delivered.push(...output(await runDataOf(id), 'Trigger').map((item) => `${String(item.json.webhookType)} ${String(item.json.id)}`));
 	}
 	expect(delivered.sort()).toEqual(booked.map((id) => `booking_created ${id}`).sort());
@@ -395,7 +395,7 @@ test('n8n 2.41 in queue mode: the polling trigger has each new booking run once,
 	for (const execution of await executionsOf(workflowId)) {
 		const id = String(execution.id);
 		expect(`${String(execution.mode)} ${String(execution.status)}`).toBe('trigger success');
-		expect(workersThatRan(id)).toHaveLength(1);
+		expect(await workersThatRan(id)).toHaveLength(1);
 		emitted.push(...output(await runDataOf(id), 'Trigger').map((item) => String(item.json.id)));
 	}
 	expect(emitted.sort()).toEqual([...booked].sort());
@@ -442,7 +442,7 @@ test('n8n 2.41 in queue mode: a worker killed with writes in flight has its exec
 	await until('the other executions to end', async () => (await executionsOf(workflowId)).filter((execution) => String(execution.id) !== doomed && ended(execution)).length === 2);
 	for (const id of [spared, next]) {
 		expect((await executionOf(id)).status).toBe('success');
-		expect(workersThatRan(id)).toEqual([survivor]);
+		expect(await workersThatRan(id)).toEqual([survivor]);
 	}
 
 	// n8n's report: Bull finds the job's lock gone and fails the job (n8n 2.x never puts a stalled job back in the

@@ -101,7 +101,7 @@ test('three workers write 500 contacts each on one credential at the limit: no f
 	expect(executions.map((execution) => `${String(execution.mode)} ${String(execution.status)}`)).toEqual(Array(WORKERS).fill('webhook success'));
 	// One execution on each worker, all at once.
 	const ids = executions.map((execution) => String(execution.id));
-	expect(ids.map((id) => workersThatRan(queue, id)).flat().sort()).toEqual(['worker-1', 'worker-2', 'worker-3']);
+	expect((await Promise.all(ids.map((id) => workersThatRan(queue, id)))).flat().sort()).toEqual(['worker-1', 'worker-2', 'worker-3']);
 
 	// Every item reported: each execution's Contact node gave one contact per input item, with the API's ID.
 	const reported: string[] = [];

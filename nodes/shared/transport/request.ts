@@ -307,9 +307,9 @@ export async function apiRequest(ctx: ApiContext, itemIndex: number, request: Ap
 		if (status < 400) return request.fullAnswer ? ({ body: response.body, headers: response.headers ?? {} } satisfies FullAnswer) : response.body;
 		if (status === 429) {
 			// Not processed by the API, so safe to repeat, also for writes: the bucket pauses until the API has room.
-			firstRateLimitAt ??= Date.now();
 			const delay = retryAfterMs(response.headers?.['retry-after']) ?? backoffMs(attempt);
-			const waitedMs = Date.now() - firstRateLimitAt;
+			const waitedMs = firstRateLimitAt === undefined ? 0 : Date.now() - firstRateLimitAt;
+			firstRateLimitAt ??= Date.now();
 			if (waitedMs + delay <= RATE_LIMIT_MAX_WAIT_MS) {
 				// The credential's limit pauses every request of the credential; an endpoint's own limit (quick mail) only this one.
 				if (CREDENTIAL_LIMIT_WORDS.test(apiWords(response.body))) noteRateLimited(auth.bucket, auth.limit, delay);
