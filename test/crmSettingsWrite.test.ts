@@ -98,6 +98,16 @@ describe('Custom Field', () => {
 			{ name: 'Seats (seats)', value: 'seats' },
 		]);
 	});
+
+	test('the API: recordType left out is deal (its default), on the read and the write; another value is refused', async () => {
+		expect(((await asOwner('GET', settingsPath)) as IDataObject).fields).toEqual(stored);
+		const written = (await asOwner('PUT', settingsPath, { fields: [SEATS] })) as IDataObject;
+		expect(written.fields).toEqual([{ ...stored[1], order: 0 }]);
+		expect(((await asOwner('GET', `${settingsPath}?recordType=deal`)) as IDataObject).fields).toEqual(written.fields);
+		expect(((await asOwner('GET', `${settingsPath}?recordType=company`)) as IDataObject).fields).toEqual([]);
+		const other = await world().api('GET', `${settingsPath}?recordType=contact`, world().seed.credentials.ownerPat);
+		expect(other).toEqual({ status: 400, body: { statusCode: 400, message: ['recordType must be one of the following values: company, deal'], error: 'Bad Request' } });
+	});
 });
 
 describe('Lost Reason', () => {
