@@ -366,5 +366,8 @@ describe('Routing: lists in the editor', () => {
 		const { attendee: person, start } = item.dto as IDataObject;
 		await world().control('POST', '/__sandbox/faults', { method: 'GET', path: '/v4/provisional-booking/paginated', status: 200, body: { provisionalBookings: [{ id: item.id, attendee: person, start }], total: 1 } });
 		expect(await names('searchProvisionalBookings')).toEqual([['list@example.com at 2030-01-09T10:00:00.000Z', provisional.provisionalBookingId]]);
+		// Field by field: a dto without the start still gives the attendee from dto and the start from the top level.
+		await world().control('POST', '/__sandbox/faults', { method: 'GET', path: '/v4/provisional-booking/paginated', status: 200, body: { provisionalBookings: [{ id: item.id, dto: { attendee: person }, start }], total: 1 } });
+		expect(await names('searchProvisionalBookings')).toEqual([['list@example.com at 2030-01-09T10:00:00.000Z', provisional.provisionalBookingId]]);
 	});
 });

@@ -44,9 +44,10 @@ export async function searchProvisionalBookings(this: ILoadOptionsFunctions, fil
 	const page = Number(paginationToken ?? 0);
 	const answer = (await apiRequest(this, 0, { method: 'GET', path: '/v4/provisional-booking/paginated', qs: { page, pageSize: MAX_PAGE_SIZE, status: 'pending' } })) as IDataObject;
 	const bookings = (answer.provisionalBookings ?? []) as IDataObject[];
-	// The request sits under `dto` (api-reference §7); an item without it is read at its top level.
+	// The request sits under `dto` (api-reference §7): each of attendee and start is read there, else at the top level.
 	const name = (booking: IDataObject) => {
-		const { attendee, start } = recordIn(booking, 'dto') ?? booking;
+		const request = recordIn(booking, 'dto') ?? booking;
+		const [attendee, start] = [request.attendee ?? booking.attendee, request.start ?? booking.start];
 		return `${String((attendee as IDataObject | undefined)?.email ?? 'unknown')} at ${String(start ?? 'an unknown time')}`;
 	};
 	return {
