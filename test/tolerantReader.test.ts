@@ -66,6 +66,33 @@ describe('the tolerant reader', () => {
 		expect(search.error?.message).toContain('an object with the keys rows');
 	});
 
+	test('the same for the data field list, the Contact Fields mapper (its notice), Contact Create\'s data fields and Company Get Many', async () => {
+		const unread = { fields: [FIELD], total: 1, secretish: 'do-not-show' };
+		const keys = 'The API answered in a form this node does not read: an object with the keys fields, total, secretish';
+		// The editor shows one line: the message with its advice.
+		const inEditor = `${keys}. Expected a list or the items under "dataFields" or "items" or "data". The API may have changed its answer: please report this to the package's maintainers with the keys above.`;
+
+		await answerOnce('/v4/data-field', unread);
+		const search = await world().listSearch('searchDataFields', { resource: 'dataField', operation: 'get' }, world().pat());
+		expect(search.error?.message).toBe(inEditor);
+
+		await answerOnce('/v4/data-field', unread);
+		const mapper = await world().resourceMapping('getContactFields', { resource: 'contact', operation: 'create' }, world().pat());
+		expect(mapper.result?.emptyFieldsNotice).toBe(`The company's data fields could not be loaded, so only the contact's own fields are listed: ${inEditor}`);
+		expect(JSON.stringify(mapper.result)).not.toContain('do-not-show');
+
+		await world().clearRequests();
+		await answerOnce('/v4/data-field', unread);
+		const create = await world().runNode({ resource: 'contact', operation: 'create', contactFields: { mappingMode: 'defineBelow', value: { email: 'unread@example.com' } } }, world().pat());
+		expect(create.error?.message).toBe(keys);
+		expect((await world().requests()).map((request) => `${request.method} ${request.path}`)).toEqual(['GET /v4/data-field']);
+
+		await answerOnce('/crm/companies', { rows: [COMPANY], total: 1 });
+		const companies = await world().runNode({ resource: 'company', operation: 'getAll', returnAll: true }, world().pat());
+		expect(companies.items).toEqual([]);
+		expect(companies.error?.message).toBe('The API answered in a form this node does not read: an object with the keys rows, total');
+	});
+
 	test('Contact Update outputs the contact whether the API wraps it in { item } or answers it bare', async () => {
 		const created = await world().api('POST', '/crm', world().seed.credentials.ownerPat, { body: { email: 'bare@example.com', firstName: 'Bea' } });
 		const contact = (created.body as IDataObject).item as IDataObject;
