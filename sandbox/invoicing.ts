@@ -111,8 +111,6 @@ export interface Document extends Totals {
 	offerId: string | null;
 	invoiceId: string | null;
 	cancelReason: string | null;
-	overdueSince: string | null;
-	statusChangedAt: string;
 	finalisedAt: string | null;
 	sentAt: string | null;
 	paidAt: string | null;
@@ -140,8 +138,6 @@ export interface StoredDocument {
 	issueDateFixed: boolean;
 	dueDateFixed: boolean;
 	payments: Payment[];
-	/** The first sending: when the customer could first pay late (a resent invoice keeps its `overdueSince`). */
-	firstSentAt?: string;
 	/** When the last reminder was sent (not part of the answer: the reference's Document has no such field). */
 	lastDunningAt?: string;
 	seller?: Party;
@@ -385,25 +381,18 @@ export function shownStatus(store: Store, stored: StoredDocument): DocumentStatu
 }
 
 /**
- * The answer of a document as it is now: the derived status and `overdueSince`, the later of the day after the
- * due date and the first sending (when the customer could first have paid late).
+ * The answer of a document as it is now: its derived status. The reference's Document names no moment of a status
+ * change (no `statusChangedAt`, no `overdueSince`), so the answer carries none.
  */
 export function current(store: Store, stored: StoredDocument): Document {
 	const { document } = stored;
 	document.status = shownStatus(store, stored);
-	document.overdueSince = null;
-	if (document.status === 'overdue') {
-		const dayAfter = `${addDays(document.dueDate, 1)}T00:00:00.000Z`;
-		const sent = stored.firstSentAt ?? dayAfter;
-		document.overdueSince = sent > dayAfter ? sent : dayAfter;
-	}
 	return document;
 }
 
 export function setStatus(store: Store, stored: StoredDocument, status: StoredStatus): void {
 	const now = store.clock.iso();
 	stored.status = status;
-	stored.document.statusChangedAt = now;
 	stored.document.updatedAt = now;
 }
 

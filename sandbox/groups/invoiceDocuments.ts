@@ -106,8 +106,6 @@ function emptyDocument(store: Store, type: DocumentType, currency: string): Docu
 		offerId: null,
 		invoiceId: null,
 		cancelReason: null,
-		overdueSince: null,
-		statusChangedAt: now,
 		finalisedAt: null,
 		sentAt: null,
 		paidAt: null,
@@ -205,7 +203,6 @@ export function send(call: Call, stored: StoredDocument, input: SendInput): Docu
 		sentAt: now,
 	});
 	document.sentAt = now;
-	stored.firstSentAt ??= now;
 	if (stored.status === 'finalised') setStatus(store, stored, 'sent');
 	document.updatedAt = now;
 	return current(store, stored);

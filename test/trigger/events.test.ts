@@ -129,6 +129,17 @@ describe('Booking events on the Scheduling Platform Trigger', () => {
 		expect(outcome.staticData).toEqual({});
 		const deals = await world().poll({ event: 'dealWon', dealFilters: { pipeline: byId(missing) } }, world().pat(tenant.token));
 		expect(deals.error?.message).toBe(`The Pipeline filter names a pipeline that does not exist (ID ${missing})`);
+		// Every filter that names a record: the host (a user) of a window event, a deal's owner, an invoice's contact.
+		const others: Array<[IDataObject, string]> = [
+			[{ event: 'bookingCancelled', bookingFilters: { host: byId(missing) } }, `The Host filter names a user that does not exist (ID ${missing})`],
+			[{ event: 'appointmentEnded', bookingFilters: { meetingType: byId(missing) } }, `The Meeting Type filter names a meeting type that does not exist (ID ${missing})`],
+			[{ event: 'dealLost', dealFilters: { owner: byId(missing) } }, `The Owner filter names a user that does not exist (ID ${missing})`],
+			[{ event: 'invoiceOverdue', invoiceFilters: { contact: byId(missing) } }, `The Contact filter names a contact that does not exist (ID ${missing})`],
+		];
+		for (const [parameters, message] of others) {
+			const refused = await world().poll(parameters, world().pat(tenant.token));
+			expect({ message: refused.error?.message, items: refused.items, staticData: refused.staticData }).toEqual({ message, items: null, staticData: {} });
+		}
 	});
 });
 

@@ -11,6 +11,10 @@ import { useWorld } from '../harness/world';
  * poll context against the sandbox, in a tenant of its own after a sandbox reset:
  * - creations, several sharing one createdAt (up to 30 at a time, and bursts of hundreds at one millisecond),
  * - late visibility: records whose createdAt lies up to (not quite) the lookback window before the clock,
+ * - records created or deleted while a poll pages: after a backlog of more than a page (aged by up to 3 minutes, as
+ *   between polls of a longer interval), the answer to the poll's second list request is held until records are made
+ *   (now, or late by up to the lookback window: on a page read already or on one still to come) or the newest ones are
+ *   deleted (the next page's first records move onto the page read already),
  * - deletions through the API, bursts of 120 to 400 records (several pages),
  * - polls, some with a poll budget so short that only one page is read (the backlog hint),
  * - failing polls (a 500 on the first or on the second page): nothing emitted, the stored state unchanged,
@@ -39,6 +43,7 @@ type Step =
 	| { kind: 'delete'; pick: number }
 	| { kind: 'advance'; seconds: number }
 	| { kind: 'poll'; shortBudget: boolean }
+	| { kind: 'changeWhilePaging'; backlog: number; ageSeconds: number; change: 'create' | 'delete'; count: number; lagMs: number }
 	| { kind: 'failingPoll'; page: 0 | 1 }
 	| { kind: 'restart'; fromLastEmit: boolean }
 	| { kind: 'abandoned' };
@@ -52,6 +57,17 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }) },
 	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('advance' as const), seconds: fc.integer({ min: 1, max: 180 }) }) },
 	{ weight: 5, arbitrary: fc.record({ kind: fc.constant('poll' as const), shortBudget: fc.boolean() }) },
+	{
+		weight: 2,
+		arbitrary: fc.record({
+			kind: fc.constant('changeWhilePaging' as const),
+			backlog: fc.integer({ min: 101, max: 180 }),
+			ageSeconds: fc.integer({ min: 0, max: 180 }),
+			change: fc.constantFrom('create' as const, 'delete' as const),
+			count: fc.integer({ min: 1, max: 30 }),
+			lagMs: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: LOOKBACK_MS - 2000 })),
+		}),
+	},
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('failingPoll' as const), page: fc.constantFrom(0 as const, 1 as const) }) },
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('restart' as const), fromLastEmit: fc.boolean() }) },
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('abandoned' as const) }) },
@@ -63,7 +79,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
  */
 const listOrder: fc.Arbitrary<ListOrder> = fc.constantFrom('sorted', 'sorted', 'shuffledTies');
 
-const totals = { histories: 0, polls: 0, failedPolls: 0, abandonedPolls: 0, created: 0, emitted: 0, lost: 0, duplicated: 0, maxStateBytes: 0, lostInUnreadableShuffledGroups: 0, duplicatedInUnreadableShuffledGroups: 0, byListOrder: { sorted: 0, shuffledTies: 0, sortIgnored: 0 } };
+const totals = { histories: 0, polls: 0, failedPolls: 0, abandonedPolls: 0, created: 0, createdWhilePaging: 0, deletedWhilePaging: 0, emitted: 0, lost: 0, duplicated: 0, maxStateBytes: 0, lostInUnreadableShuffledGroups: 0, duplicatedInUnreadableShuffledGroups: 0, byListOrder: { sorted: 0, shuffledTies: 0, sortIgnored: 0 } };
 
 interface Contact {
 	id: string;
@@ -111,6 +127,12 @@ class History {
 		totals.created += ids.length;
 	}
 
+	async remove(contact: Contact): Promise<void> {
+		const answer = await world().api('DELETE', `/crm/${contact.id}`, this.token);
+		expect(answer.status).toBe(204);
+		contact.deleted = true;
+	}
+
 	/** One poll from the stored state, noting the trigger's warning of a group no page can hold. */
 	async pollOnce(options: { budgetMs?: number } = {}) {
 		const outcome = await world().poll(EVENT, this.credential, { state: this.state, ...options });
@@ -153,11 +175,7 @@ class History {
 			case 'delete': {
 				const alive = this.contacts.filter((contact) => !contact.deleted);
 				if (!alive.length) return;
-				const contact = alive[step.pick % alive.length];
-				const answer = await world().api('DELETE', `/crm/${contact.id}`, this.token);
-				expect(answer.status).toBe(204);
-				contact.deleted = true;
-				return;
+				return await this.remove(alive[step.pick % alive.length]);
 			}
 			case 'advance':
 				await world().control('POST', '/__sandbox/clock/advance', { seconds: step.seconds });
@@ -167,6 +185,8 @@ class History {
 				return;
 			case 'failingPoll':
 				return await this.failingPoll(step.page);
+			case 'changeWhilePaging':
+				return await this.changeWhilePaging(step);
 			case 'restart':
 				this.state = JSON.parse(JSON.stringify(step.fromLastEmit ? this.lastEmitState : this.state)) as IDataObject;
 				return;
@@ -177,6 +197,35 @@ class History {
 				return;
 			}
 		}
+	}
+
+	/**
+	 * A backlog of more than a page, aged, then records made (or the newest deleted) while the poll waits for the
+	 * answer to its second list request (held by a delay fault). Counted as changed while paging when the poll had not
+	 * finished by then.
+	 */
+	async changeWhilePaging({ backlog, ageSeconds, change, count, lagMs }: Extract<Step, { kind: 'changeWhilePaging' }>): Promise<void> {
+		const start = await this.now();
+		await this.add(Array.from({ length: backlog }, (_, i) => start - i * 7));
+		await world().control('POST', '/__sandbox/clock/advance', { seconds: ageSeconds });
+		await world().control('POST', '/__sandbox/faults', { method: 'GET', path: '/crm', delayMs: 200, after: 1 });
+		const lists = async () => (await world().requests()).filter((request) => request.path === '/crm').length;
+		const before = await lists();
+		let settled = false;
+		const polling = this.poll().finally(() => (settled = true));
+		while (!settled && (await lists()) < before + 2) await new Promise((resolve) => setTimeout(resolve, 5));
+		const paging = !settled;
+		if (change === 'create') {
+			const now = await this.now();
+			await this.add(Array.from({ length: count }, (_, i) => now - lagMs - i));
+			if (paging) totals.createdWhilePaging += count;
+		} else {
+			const newest = this.contacts.filter((contact) => !contact.deleted).sort((a, b) => b.createdAt - a.createdAt).slice(0, Math.min(count, 5));
+			for (const contact of newest) await this.remove(contact);
+			if (paging) totals.deletedWhilePaging += newest.length;
+		}
+		await polling;
+		await world().control('DELETE', '/__sandbox/faults');
 	}
 
 	/** A 500 on the first page, or on the second (a poll of one page then succeeds, and counts as such). */

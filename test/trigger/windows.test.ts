@@ -485,7 +485,7 @@ describe('Polling trigger: lists answered in another order than asked', () => {
 describe('Polling trigger: failures and a damaged position', () => {
 	const EVENT = { event: 'bookingCancelled' };
 
-	test('429 past the wait, 401 and 503: the failure n8n 2.x reads, the stored state byte-identical', async () => {
+	test('429 past the wait, 401, 403, 503 and a dropped connection: the failure n8n 2.x reads, the stored state byte-identical', async () => {
 		const tenant = await bookingTenant();
 		const credential = credentialOf(tenant);
 		const appointment = await bookAt(tenant, await minuteAfter(DAY));
@@ -493,10 +493,14 @@ describe('Polling trigger: failures and a damaged position', () => {
 		const stored = JSON.stringify(first.staticData);
 		await cancel(tenant, appointment);
 
-		const cases: Array<[IDataObject, IDataObject, string]> = [
+		// n8n 2.x's poll backoff: 401 and 403 permanent, 429 with the API's Retry-After, 5xx and network transient.
+		const cases: Array<[IDataObject, IDataObject, string | undefined]> = [
 			[{ status: 429, retryAfter: '120', times: 50, body: { statusCode: 429, message: 'Too Many Requests', error: 'Too Many Requests' } }, { cause: 'rate-limited', retryAfterMs: 120_000 }, '429'],
 			[{ status: 401, body: { statusCode: 401, message: 'Unauthorized' } }, { cause: 'credential-invalid' }, '401'],
+			[{ status: 403, body: { statusCode: 403, message: 'Forbidden resource', error: 'Forbidden' } }, { cause: 'configuration-invalid' }, '403'],
 			[{ status: 503, times: 10, body: { statusCode: 503, message: 'Service Unavailable' } }, { cause: 'temporarily-unavailable' }, '503'],
+			// Every try of the read (the transport retries a read after a network error): no HTTP answer, no HTTP code.
+			[{ drop: true, times: 10 }, { cause: 'temporarily-unavailable' }, undefined],
 		];
 		for (const [fault, failure, httpCode] of cases) {
 			await world().control('DELETE', '/__sandbox/faults');
