@@ -7,6 +7,7 @@ import { tenantOf } from './invoicing';
 import { listOrderOf } from './listOrder';
 import { deliverInbound } from './messenger';
 import { RateLimitConfig } from './rateLimit';
+import { bookMany } from './groups/booking';
 import { addSyncedEmail, NewSyncedEmail } from './groups/emails';
 import { actAsSigner, allSignatureRequests } from './groups/signatures';
 import { seed } from './seed';
@@ -170,6 +171,20 @@ const routes: ControlRoute[] = [
 		status: 201,
 		body: object(['companyId', 'kind', 'name'], { companyId: uuid, kind: { type: 'string', enum: ['contact', 'deal', 'company'] }, name: text }),
 		run: (state, body) => addParent(state.store, found(state.store.companies, body.companyId, 'Company').id, body.kind as ParentKind, body.name as string),
+	},
+	{
+		// Many appointments at once, as bookings would make them (no slot check): windows larger than a poll reads.
+		method: 'POST',
+		path: /^\/appointments$/,
+		status: 201,
+		body: object(['meetingTypeId', 'starts'], {
+			meetingTypeId: uuid,
+			starts: { type: 'array', items: { type: 'string', format: 'date-time' }, maxItems: 20000 },
+			email: { type: 'string', format: 'email' },
+		}),
+		run: (state, body) => ({
+			ids: bookMany(state.store, found(state.store.meetingTypes, body.meetingTypeId, 'Meeting type'), body.starts as string[], (body.email as string | undefined) ?? 'seeded@example.com'),
+		}),
 	},
 	{
 		// Contacts as another channel (an import, a booking page) leaves them, createdAt given: a createdAt before the

@@ -84,6 +84,29 @@ export const booking: Group = {
 	},
 };
 
+/**
+ * Appointments of a meeting type's host at each start, one attendee each, as a booking makes them but without a slot
+ * check (the control API seeds many at once: `POST /__sandbox/appointments`); their ids, in order.
+ */
+export function bookMany(store: Store, meetingType: MeetingType, starts: string[], email: string): string[] {
+	const duration = meetingType.meetingInfo.duration;
+	return starts.map((start) => {
+		const startMs = Date.parse(start);
+		const input: BookingInput = { meetingTypeId: meetingType.id, start, attendee: { email, receiveReminders: false, notes: {} } };
+		const booked: Booked = {
+			input,
+			meetingType,
+			hostId: meetingType.userId,
+			hostIds: [meetingType.userId],
+			start: new Date(startMs).toISOString(),
+			end: new Date(startMs + duration * 60_000).toISOString(),
+			duration,
+			bookedAt: store.clock.iso(),
+		};
+		return book(store, booked).id;
+	});
+}
+
 /** The meeting type's own queue (400 for another queue id, 404 for none of the company). */
 function meetingTypeQueue(store: Store, meetingType: MeetingType, queueId: string) {
 	const queue = queueState(store, meetingType.companyId, queueId);

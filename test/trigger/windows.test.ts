@@ -16,6 +16,8 @@ import { useWorld, wire } from '../harness/world';
  *   a conversation that gets messages while the poll reads its second page (New Inbound Message): each event once.
  * - Failures: the `failure` cause n8n 2.x reads, the stored state byte-identical; a stored position of a day that
  *   does not exist is read as damaged.
+ * - Windows beyond the snapshot's 2,000 appointments, beyond the 100 pages a poll reads, and a reading cut short by
+ *   the poll's budget: the warnings, and each event once for what is read.
  * The sandbox clock stays at real time (set back before each test): the trigger builds its ranges on this machine's
  * clock and reads again with the API's only when the two differ by more than 5 minutes. Each test has its own tenant.
  */
@@ -529,5 +531,180 @@ describe('Polling trigger: failures and a damaged position', () => {
 		const since = String((outcome.staticData.state as IDataObject).since);
 		expect(since).not.toBe('2027-03-02T00:00:00.000Z');
 		expect(Math.abs(Date.parse(since) - Date.now())).toBeLessThan(5 * MINUTE);
+	});
+});
+
+/**
+ * Windows larger than the snapshot remembers (2,000 appointments) or than a poll reads (100 pages of 100), seeded in
+ * bulk through the sandbox's control API (one appointment every 8 minutes from tomorrow on, all inside the default
+ * window). What the README and the Watched Window's description promise: the warning, then each event once for every
+ * appointment the poll reads, none twice, and none for an appointment beyond what it reads.
+ */
+describe('Booking Cancelled and Booking Rescheduled: windows beyond the snapshot and the page bound', () => {
+	const SPACING = 8 * MINUTE;
+	const NARROW = 'Narrow the Watched Window (Days Ahead, Days Back) or filter by Meeting Type or Host.';
+	const overSnapshot = (read: string) =>
+		`The trigger read ${read} appointments of the Watched Window and remembers 2,000 of them (those cancelled or moved in the last minute first, then those that start first); the others fire by their own time of cancellation or move after the last poll. ${NARROW}`;
+	const overPages = (total: string) =>
+		`The Watched Window holds ${total} appointments, more than the 10,000 (100 pages of 100) a poll reads: the trigger watches the 10,000 that start first; changes to later ones are not seen. ${NARROW}`;
+
+	/** `count` appointments of the tenant, one every 8 minutes from a whole minute a day ahead; their ids by start. */
+	async function seedWindow(tenant: Awaited<ReturnType<typeof bookingTenant>>, count: number): Promise<{ ids: string[]; base: number }> {
+		const base = await minuteAfter(DAY);
+		const starts = Array.from({ length: count }, (_, i) => iso(base + i * SPACING));
+		const seeded = (await world().control('POST', '/__sandbox/appointments', { meetingTypeId: tenant.meetingTypeId, starts })) as { ids: string[] };
+		expect(seeded.ids).toHaveLength(count);
+		return { ids: seeded.ids, base };
+	}
+
+	/** The page numbers of the window requests since the last call. */
+	async function pagesRead(): Promise<number[]> {
+		return (await sent()).filter((request) => request.path === APPOINTMENTS).map((request) => Number(new URLSearchParams(request.query).get('page')));
+	}
+
+	const pages = (count: number) => Array.from({ length: count }, (_, i) => i);
+	const byId = (id: string) => ({ id });
+
+	test('2,100 appointments: 2,000 remembered (warned; 10 characters of state each); cancellations within and beyond them fire once, not again within the minute nor after it', async () => {
+		const tenant = await bookingTenant();
+		const credential = credentialOf(tenant);
+		const { ids: made } = await seedWindow(tenant, 2100);
+		await world().clearRequests();
+		const first = await world().poll({ event: 'bookingCancelled' }, credential);
+		expect(first.error).toBeUndefined();
+		expect(first.items).toBeNull();
+		expect(first.logs).toEqual([{ level: 'warn', message: overSnapshot('2,100') }]);
+		expect(await pagesRead()).toEqual(pages(21));
+		// 2,000 entries of 10 characters (8 of id hash, the print, the missing flag): the bound of the description.
+		expect(String((first.staticData.state as IDataObject).snap)).toHaveLength(2000 * 10);
+		expect(JSON.stringify(first.staticData).length).toBeLessThan(2000 * 12);
+
+		await cancel(tenant, byId(made[10]));
+		await cancel(tenant, byId(made[2050]));
+		const second = await world().poll({ event: 'bookingCancelled' }, credential, { state: first.staticData });
+		expect(second.error).toBeUndefined();
+		expect(ids(second.items)).toEqual([made[10], made[2050]]);
+		expect(second.items![1]).toMatchObject({ isCancelled: true, cancel: expect.objectContaining({ reason: 'No longer needed' }) });
+		expect(second.logs).toEqual([{ level: 'warn', message: overSnapshot('2,100') }]);
+		expect(String((second.staticData.state as IDataObject).snap)).toHaveLength(2000 * 10);
+
+		// Polled again at once: the one beyond the 2,000 is still within the minute its own time is read back.
+		const again = await world().poll({ event: 'bookingCancelled' }, credential, { state: second.staticData });
+		expect(again.error).toBeUndefined();
+		expect(again.items).toBeNull();
+		await advance(61);
+		const later = await world().poll({ event: 'bookingCancelled' }, credential, { state: again.staticData });
+		expect(later.items).toBeNull();
+		// A cancellation beyond the 2,000 two minutes before the next poll (after the last one): fires, once.
+		await cancel(tenant, byId(made[2090]));
+		await advance(120);
+		const late = await world().poll({ event: 'bookingCancelled' }, credential, { state: later.staticData });
+		expect(ids(late.items)).toEqual([made[2090]]);
+		const idle = await world().poll({ event: 'bookingCancelled' }, credential, { state: late.staticData });
+		expect(idle.items).toBeNull();
+	});
+
+	test('2,100 appointments: a move within the 2,000 and one beyond them each fire once', async () => {
+		const tenant = await bookingTenant();
+		const credential = credentialOf(tenant);
+		const { ids: made, base } = await seedWindow(tenant, 2100);
+		const first = await world().poll({ event: 'bookingRescheduled' }, credential);
+		expect(first.items).toBeNull();
+		expect(first.logs).toEqual([{ level: 'warn', message: overSnapshot('2,100') }]);
+
+		const near = base + 5 * SPACING + 4 * MINUTE;
+		const far = base + 2060 * SPACING + 4 * MINUTE;
+		await reschedule(tenant, byId(made[5]), near);
+		await reschedule(tenant, byId(made[2060]), far);
+		const moved = await world().poll({ event: 'bookingRescheduled' }, credential, { state: first.staticData });
+		expect(moved.error).toBeUndefined();
+		expect(ids(moved.items)).toEqual([made[5], made[2060]]);
+		expect(moved.items!.map((item) => [item.start, item.rescheduleCount])).toEqual([
+			[iso(near), 1],
+			[iso(far), 1],
+		]);
+		const again = await world().poll({ event: 'bookingRescheduled' }, credential, { state: moved.staticData });
+		expect(again.items).toBeNull();
+		await advance(61);
+		const later = await world().poll({ event: 'bookingRescheduled' }, credential, { state: again.staticData });
+		expect(later.items).toBeNull();
+	});
+
+	test('10,150 appointments (more than 100 pages): each poll reads the 10,000 that start first (warned) and fires for them once; nothing for the 150 beyond', async () => {
+		const tenant = await bookingTenant();
+		const credential = credentialOf(tenant);
+		const { ids: made, base } = await seedWindow(tenant, 10_150);
+		const warnings = [
+			{ level: 'warn', message: overPages('10,150') },
+			{ level: 'warn', message: overSnapshot('10,000') },
+		];
+		await world().clearRequests();
+		const cancelled = await world().poll({ event: 'bookingCancelled' }, credential);
+		expect(cancelled.error).toBeUndefined();
+		expect(cancelled.items).toBeNull();
+		expect(cancelled.logs).toEqual(warnings);
+		expect(await pagesRead()).toEqual(pages(100));
+		const rescheduled = await world().poll({ event: 'bookingRescheduled' }, credential);
+		expect(rescheduled.items).toBeNull();
+
+		// Within the snapshot, within the pages read but beyond the snapshot, beyond the pages read.
+		for (const i of [100, 9000, 10_100]) await cancel(tenant, byId(made[i]));
+		// Moves: within the pages read, from beyond them into them, and from them to beyond them.
+		const into = base + 3 * SPACING + 4 * MINUTE;
+		await reschedule(tenant, byId(made[200]), base + 200 * SPACING + 4 * MINUTE);
+		await reschedule(tenant, byId(made[10_120]), into);
+		await reschedule(tenant, byId(made[300]), base + 10_140 * SPACING + 4 * MINUTE);
+		await world().clearRequests();
+		const cancelledNow = await world().poll({ event: 'bookingCancelled' }, credential, { state: cancelled.staticData });
+		expect(cancelledNow.error).toBeUndefined();
+		expect(ids(cancelledNow.items)).toEqual([made[100], made[9000]]);
+		expect(cancelledNow.logs).toEqual(warnings);
+		expect(await pagesRead()).toEqual(pages(100));
+		const movedNow = await world().poll({ event: 'bookingRescheduled' }, credential, { state: rescheduled.staticData });
+		expect(movedNow.error).toBeUndefined();
+		expect(ids(movedNow.items)).toEqual([made[10_120], made[200]]);
+		expect(movedNow.items![0]).toMatchObject({ start: iso(into), rescheduleCount: 1 });
+
+		// Again at once, and after the minute: nothing repeats.
+		const cancelledAgain = await world().poll({ event: 'bookingCancelled' }, credential, { state: cancelledNow.staticData });
+		expect(cancelledAgain.items).toBeNull();
+		const movedAgain = await world().poll({ event: 'bookingRescheduled' }, credential, { state: movedNow.staticData });
+		expect(movedAgain.items).toBeNull();
+		await advance(61);
+		expect((await world().poll({ event: 'bookingCancelled' }, credential, { state: cancelledAgain.staticData })).items).toBeNull();
+		expect((await world().poll({ event: 'bookingRescheduled' }, credential, { state: movedAgain.staticData })).items).toBeNull();
+	}, 240_000);
+
+	test('a poll whose time runs out after the first page (n8n 2.x\'s budget) compares that page and fires for it; the rest keeps its snapshot through cut readings and fires at the next whole reading, once', async () => {
+		const tenant = await bookingTenant();
+		const credential = credentialOf(tenant);
+		const { ids: made } = await seedWindow(tenant, 250);
+		const first = await world().poll({ event: 'bookingCancelled' }, credential);
+		expect(first.items).toBeNull();
+		expect(first.logs).toEqual([]);
+		await cancel(tenant, byId(made[50]));
+		await cancel(tenant, byId(made[200]));
+		await world().clearRequests();
+		const cut = await world().poll({ event: 'bookingCancelled' }, credential, { state: first.staticData, budgetMs: 1 });
+		expect(cut.error).toBeUndefined();
+		expect(ids(cut.items)).toEqual([made[50]]);
+		expect(cut.logs).toEqual([
+			{
+				level: 'warn',
+				message: `The poll's time ran out after 1 page of the Watched Window: the trigger compared the 100 appointments that start first; later ones are compared when a poll reads them. ${NARROW}`,
+			},
+		]);
+		expect(await pagesRead()).toEqual([0]);
+		// Two minutes on, cut short once more: its cancellation is now older than the minute in which its own time would
+		// tell. The snapshot entry of the last whole reading (not cancelled), kept through both cut readings, makes it fire.
+		await advance(120);
+		const cutAgain = await world().poll({ event: 'bookingCancelled' }, credential, { state: cut.staticData, budgetMs: 1 });
+		expect(cutAgain.items).toBeNull();
+		const whole = await world().poll({ event: 'bookingCancelled' }, credential, { state: cutAgain.staticData });
+		expect(whole.error).toBeUndefined();
+		expect(ids(whole.items)).toEqual([made[200]]);
+		expect(whole.logs).toEqual([]);
+		const idle = await world().poll({ event: 'bookingCancelled' }, credential, { state: whole.staticData });
+		expect(idle.items).toBeNull();
 	});
 });

@@ -53,6 +53,13 @@ function changeEvent(ctx: IPollFunctions, noun: string, rule: Pick<SnapshotEvent
 		filterRecords,
 		settings: { pastDays, aheadDays },
 		window: (now) => ({ start: iso(now - pastDays * DAY), end: iso(now + aheadDays * DAY) }),
+		limits: {
+			records: 'appointments',
+			first: 'start first',
+			eventTime: 'cancellation or move',
+			recent: 'cancelled or moved',
+			narrow: 'Narrow the Watched Window (Days Ahead, Days Back) or filter by Meeting Type or Host.',
+		},
 		...rule,
 	};
 }
@@ -185,7 +192,7 @@ const bookingFilterProperties: INodeProperties[] = [
 				default: 90,
 				typeOptions: { minValue: 1, maxValue: 365, numberPrecision: 0 },
 				description:
-					'Watch appointments that start up to this many days from now. Each poll reads the whole window: one request per 100 appointments in it, and about 12 bytes of stored state per appointment (at most 2,000 remembered).',
+					'Watch appointments that start up to this many days from now. Each poll reads the window: one request per 100 appointments in it, at most 100 (the 10,000 that start first are watched), and about 12 bytes of stored state per appointment, at most 2,000 remembered (others fire by their own time of cancellation or move). Past a bound the log warns.',
 			},
 			{
 				displayName: 'Days Back',
