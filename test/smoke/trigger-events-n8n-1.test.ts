@@ -1,3 +1,4 @@
+import { N8N_V1 } from '../../scripts/realN8n';
 import { triggerEventsSmoke } from './triggerEventsSuite';
 
-triggerEventsSmoke();
+triggerEventsSmoke(N8N_V1);
