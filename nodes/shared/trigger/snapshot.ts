@@ -1,10 +1,10 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import type { Pagination } from '../transport/pagination';
-import type { EventFilters } from './watch';
+import type { EventFilters, WatchedEvent } from './watch';
 import { readPage } from '../transport/pagination';
 import { clockOff, momentOf, pollDeadline, serverTime } from './time';
-import { isInstant, LOOKBACK_MS, shortHash } from './watermark';
+import { hashKey, isInstant, LOOKBACK_MS, readState, seenSet, shortHash } from './watermark';
 
 /**
  * Events that no list order shows (api-reference §8: no appointment list is sorted by update time, so a cancellation
@@ -14,8 +14,12 @@ import { isInstant, LOOKBACK_MS, shortHash } from './watermark';
  * the last poll, less the lookback.
  *
  * State: 8 characters of id hash, the print, and one character that says whether the record was missing from the
- * last reading (a record may slip between two pages while the list changes; it is kept for one poll). At most
- * SNAPSHOT_MAX records: 2,000 × (9 + print) characters, under 30 KB.
+ * last reading (a record may slip between two pages while the list changes: missing from a reading of several pages,
+ * it is kept for one poll, and as long as the list's total changes while it is read; missing from a reading of one
+ * page, it is gone). At most SNAPSHOT_MAX records: 2,000 × (9 + print) characters, under 30 KB.
+ *
+ * The same comparison makes the events of a record entering a list that has no order to show it (enteringList: the
+ * invoices of status overdue): the list is the window, read whole, and the print is empty (9 characters a record).
  */
 
 export const SNAPSHOT_MAX = 2000;
@@ -27,15 +31,27 @@ const MAX_PAGES = 100;
 export interface SnapshotEvent extends EventFilters {
 	noun: string;
 	list: { path: string; qs: IDataObject; pagination: Pagination };
-	/** The window's query keys, from the API's now (or this machine's, before the first answer). */
-	window: (now: number) => IDataObject;
+	/** The window's query keys, from the API's now (or this machine's, before the first answer); none: the whole list. */
+	window?: (now: number) => IDataObject;
 	/** The state that matters, in `printWidth` characters. */
 	print: (record: IDataObject) => string;
 	printWidth: number;
-	/** Whether the record shows the event: against its print at the last poll, or (unknown) by its event time after `since`. */
-	fired: (record: IDataObject, before: string | undefined, since: number) => boolean;
+	/**
+	 * Whether the record shows the event: against its print at the last poll, or (unknown) by its event time after
+	 * `since`; `whole`: the last poll's snapshot held every record it read (none was beyond the bound).
+	 */
+	fired: (record: IDataObject, before: string | undefined, since: number, whole: boolean) => boolean;
 	/** When the event happened, for Fetch Test Event (the newest is shown). */
 	happenedAt: (record: IDataObject) => unknown;
+	/** Over the bound, remember the records of the newest event times (default: the first read). */
+	keepNewest?: boolean;
+	/** The full record, one read each (the Full Record option). */
+	detail?: WatchedEvent['detail'];
+	/**
+	 * The occurrence key of the earlier release, which watched this event by a watermark (watermark.ts): its stored
+	 * position is read once, and what happened after it (by `happenedAt`) and was not emitted yet comes out.
+	 */
+	carryOver?: (record: IDataObject) => string;
 }
 
 interface SnapshotState {
@@ -45,6 +61,8 @@ interface SnapshotState {
 	at: string;
 	/** The records of the last reading: id hash, print, missing flag ("0" read, "1" missing once). */
 	snap: string;
+	/** The last reading held more records than the bound: those beyond it are not in `snap`. */
+	over?: true;
 }
 
 interface Entry {
@@ -77,7 +95,9 @@ function readSnapshotState(event: SnapshotEvent, data: IDataObject, watch: strin
 		isInstant(state.at) &&
 		typeof state.snap === 'string' &&
 		/^[\w-]*$/.test(state.snap) &&
-		state.snap.length % entryWidth(event) === 0;
+		state.snap.length % entryWidth(event) === 0 &&
+		state.snap.length <= SNAPSHOT_MAX * entryWidth(event) &&
+		(state.over === undefined || state.over === true);
 	if (!valid) return { problem: 'unreadable' };
 	if (state.watch !== watch) return { problem: 'otherWatch' };
 	return { state: state as SnapshotState };
@@ -88,77 +108,158 @@ interface WindowReading {
 	serverNow: number;
 	complete: boolean;
 	steady: boolean;
+	pages: number;
 }
 
 /** The whole window, in pages; incomplete when the poll's budget or the page bound ends it first. */
 async function readWindow(ctx: IPollFunctions, event: SnapshotEvent, qs: IDataObject, deadline: number, now?: number): Promise<WindowReading> {
-	const request = { method: 'GET' as const, path: event.list.path, qs: { ...event.list.qs, ...qs, ...event.window(now ?? Date.now()) } };
+	const request = { method: 'GET' as const, path: event.list.path, qs: { ...event.list.qs, ...qs, ...event.window?.(now ?? Date.now()) } };
 	const records: IDataObject[] = [];
 	const totals = new Set<unknown>();
 	let serverNow = Date.now();
 	for (let index = 0; index < MAX_PAGES; index++) {
-		if (index > 0 && Date.now() >= deadline) return { records, serverNow, complete: false, steady: false };
+		if (index > 0 && Date.now() >= deadline) return { records, serverNow, complete: false, steady: false, pages: index };
 		const page = await readPage(ctx, request, event.list.pagination, index);
 		if (index === 0) serverNow = serverTime(page.headers);
-		if (index === 0 && clockOff(serverNow, now)) return await readWindow(ctx, event, qs, deadline, serverNow);
+		if (index === 0 && event.window && clockOff(serverNow, now)) return await readWindow(ctx, event, qs, deadline, serverNow);
 		totals.add(page.body.total);
 		records.push(...page.items);
-		if (!page.more) return { records, serverNow, complete: true, steady: totals.size <= 1 };
+		if (!page.more) return { records, serverNow, complete: true, steady: totals.size <= 1, pages: index + 1 };
 	}
-	return { records, serverNow, complete: false, steady: false };
+	return { records, serverNow, complete: false, steady: false, pages: MAX_PAGES };
 }
 
-/** The snapshot of this reading, and what fired: records read first (nearest first), then those missing once, up to the bound. */
-function compare(event: SnapshotEvent, previous: Map<string, Entry>, records: IDataObject[], since: number) {
+/** Newest event time first; records without one last (the sort is stable). */
+function newestFirst(event: SnapshotEvent, records: IDataObject[]): IDataObject[] {
+	const at = new Map(records.map((record) => [record, momentOf(event.happenedAt(record)) ?? -Infinity]));
+	return [...records].sort((a, b) => at.get(b)! - at.get(a)!);
+}
+
+/**
+ * The snapshot of this reading, and what fired: records read first (nearest first, or newest event first), then those
+ * missing from a reading of several pages (once; as long as the list's total changed while it was read), up to the
+ * bound. `fires` decides for a record.
+ */
+function compare(event: SnapshotEvent, previous: Map<string, Entry>, reading: WindowReading, fires: (record: IDataObject, before: string | undefined) => boolean) {
 	const next = new Map<string, Entry>();
 	const fired: IDataObject[] = [];
+	const records = event.keepNewest ? newestFirst(event, reading.records) : reading.records;
+	const read = new Set<string>();
 	for (const record of records) {
 		const id = shortHash(String(record.id), ID_HASH);
-		if (next.has(id)) continue;
-		if (event.fired(record, previous.get(id)?.print, since)) fired.push(record);
+		if (read.has(id)) continue;
+		read.add(id);
+		if (fires(record, previous.get(id)?.print)) fired.push(record);
 		if (next.size < SNAPSHOT_MAX) next.set(id, { print: event.print(record), missing: false });
 	}
 	for (const [id, entry] of previous) {
-		if (!next.has(id) && !entry.missing && next.size < SNAPSHOT_MAX) next.set(id, { print: entry.print, missing: true });
+		const mayHaveSlipped = reading.pages > 1 && (!entry.missing || !reading.steady);
+		if (!read.has(id) && mayHaveSlipped && next.size < SNAPSHOT_MAX) next.set(id, { print: entry.print, missing: true });
 	}
-	return { next, fired, over: records.length > SNAPSHOT_MAX };
+	return { next, fired, count: read.size, over: read.size > SNAPSHOT_MAX };
 }
 
 function snapOf(entries: Map<string, Entry>): string {
 	return [...entries].map(([id, entry]) => `${id}${entry.print}${entry.missing ? '1' : '0'}`).join('');
 }
 
+/** What the messages call what is read: the window of appointments, or the list of paid invoices. */
+const scopeOf = (event: SnapshotEvent) => (event.window ? `window of ${event.noun}s` : `list of ${event.noun}s`);
+const remedyOf = (event: SnapshotEvent) => (event.window ? 'Narrow the window in the trigger\'s options.' : 'Narrow the list with the trigger\'s Filters.');
+
+/** The records as output: each read on its own with Full Record (`complete`). */
+type Complete = (records: IDataObject[]) => Promise<IDataObject[]>;
+const asListed: Complete = (records) => Promise.resolve(records);
+
 /** Fetch Test Event: the newest record of the window that shows the event, the state untouched; none: null (as in watch.ts). */
-async function testEvent(ctx: IPollFunctions, event: SnapshotEvent, qs: IDataObject): Promise<INodeExecutionData[][] | null> {
+async function testEvent(ctx: IPollFunctions, event: SnapshotEvent, qs: IDataObject, complete: Complete): Promise<INodeExecutionData[][] | null> {
 	const { records } = await readWindow(ctx, event, qs, pollDeadline(ctx));
 	const shown = records
 		.map((record) => ({ record, at: momentOf(event.happenedAt(record)) }))
-		.filter((candidate): candidate is { record: IDataObject; at: number } => candidate.at !== undefined && event.fired(candidate.record, undefined, -Infinity))
+		.filter((candidate): candidate is { record: IDataObject; at: number } => candidate.at !== undefined && event.fired(candidate.record, undefined, -Infinity, false))
 		.sort((a, b) => b.at - a.at);
-	if (shown.length) return [[{ json: shown[0].record }]];
-	ctx.logger.info(`Fetch Test Event: no ${event.noun} in the trigger's window matches the filters yet. Make one (or widen the window or loosen the filters) and fetch again.`);
+	if (shown.length) return [(await complete([shown[0].record])).map((json) => ({ json }))];
+	const loosen = event.window ? 'widen the window or loosen the filters' : 'loosen the filters';
+	ctx.logger.info(`Fetch Test Event: no ${event.noun} in the trigger's ${event.window ? 'window' : 'list'} matches the filters yet. Make one (or ${loosen}) and fetch again.`);
 	return null;
 }
 
+/**
+ * The earlier release's position of an event that now keeps a snapshot (carryOver): its watermark and the keys it
+ * emitted after it. A record fires when its event time is after the watermark and its old key was not emitted.
+ */
+function carriedPosition(event: SnapshotEvent, data: IDataObject, watch: string): ((record: IDataObject) => boolean) | 'otherWatch' | undefined {
+	const key = event.carryOver;
+	if (!key) return undefined;
+	const { state, problem } = readState(data, watch);
+	if (!state) return problem === 'otherWatch' ? problem : undefined;
+	const since = Date.parse(state.since);
+	const seen = seenSet(state.seen);
+	return (record) => (momentOf(event.happenedAt(record)) ?? -Infinity) > since && !seen.has(hashKey(key(record)));
+}
+
 /** One poll of a snapshot event: null when nothing fired. Errors leave the state as it was. */
-export async function pollSnapshot(ctx: IPollFunctions, event: SnapshotEvent, qs: IDataObject, watch: string, onStart: () => Promise<void>): Promise<INodeExecutionData[][] | null> {
-	if (ctx.getMode() === 'manual') return await testEvent(ctx, event, qs);
+export async function pollSnapshot(
+	ctx: IPollFunctions,
+	event: SnapshotEvent,
+	qs: IDataObject,
+	watch: string,
+	onStart: () => Promise<void>,
+	complete: Complete = asListed,
+): Promise<INodeExecutionData[][] | null> {
+	if (ctx.getMode() === 'manual') return await testEvent(ctx, event, qs, complete);
 	const data = ctx.getWorkflowStaticData('node');
-	const { state, problem } = readSnapshotState(event, data, watch);
-	if (!state) await onStart();
+	const read = readSnapshotState(event, data, watch);
+	const { state } = read;
+	const earlier = read.problem === 'unreadable' ? carriedPosition(event, data, watch) : undefined;
+	const carried = typeof earlier === 'function' ? earlier : undefined;
+	const problem = earlier === 'otherWatch' ? earlier : read.problem;
+	if (!state && !carried) await onStart();
 	const reading = await readWindow(ctx, event, qs, pollDeadline(ctx));
 	if (!reading.complete) {
-		ctx.logger.warn(`The trigger could not read the whole window of ${event.noun}s in one poll (more than ${MAX_PAGES} pages, or the poll's time ran out); nothing was emitted and it reads again at the next poll. Narrow the window in the trigger's options.`);
+		ctx.logger.warn(`The trigger could not read the whole ${scopeOf(event)} in one poll (more than ${MAX_PAGES} pages, or the poll's time ran out); nothing was emitted and it reads again at the next poll. ${remedyOf(event)}`);
 		return null;
 	}
 	const previous = state ? parseSnap(event, state.snap) : new Map<string, Entry>();
 	const since = state ? Date.parse(state.at) - LOOKBACK_MS : Infinity;
-	const { next, fired, over } = compare(event, previous, reading.records, since);
-	if (over) ctx.logger.warn(`The window holds ${reading.records.length} ${event.noun}s; the trigger remembers ${SNAPSHOT_MAX}. Those beyond fire by their own event time only. Narrow the window in the trigger's options.`);
-	if (problem === 'unreadable') ctx.logger.warn(`The trigger's stored snapshot could not be read (damaged, or written by another version); it watches again from now. Changes since the last poll are not emitted.`);
-	if (problem === 'otherWatch') ctx.logger.info('The trigger\'s event, filters or window changed; it watches from now.');
+	const whole = state !== undefined && state.over !== true;
+	const fires = carried ? (record: IDataObject) => carried(record) : (record: IDataObject, before: string | undefined) => event.fired(record, before, since, whole);
+	const { next, fired, count, over } = compare(event, previous, reading, fires);
+	// Oldest first, as the other events emit.
+	const output = state || carried ? await complete(event.keepNewest ? fired.reverse() : fired) : [];
+	if (over) ctx.logger.warn(`The ${event.window ? 'window' : 'list'} holds ${count} ${event.noun}s; the trigger remembers ${SNAPSHOT_MAX}. Those beyond fire by their own event time only. ${remedyOf(event)}`);
+	if (carried) ctx.logger.info(`The trigger now remembers the ${event.noun}s it has seen; it read on from the position the earlier version stored.`);
+	else if (problem === 'unreadable') ctx.logger.warn(`The trigger's stored snapshot could not be read (damaged, or written by another version); it watches again from now. Changes since the last poll are not emitted.`);
+	if (problem === 'otherWatch') ctx.logger.info(`The trigger's event${event.window ? ', filters or window' : ' or filters'} changed; it watches from now.`);
 	for (const key of Object.keys(data)) delete data[key];
-	data.state = { v: STATE_VERSION, watch, at: new Date(reading.serverNow).toISOString(), snap: snapOf(next) } satisfies SnapshotState as unknown as IDataObject;
-	if (!state) return null;
-	return fired.length ? [fired.map((json) => ({ json }))] : null;
+	const written: SnapshotState = { v: STATE_VERSION, watch, at: new Date(reading.serverNow).toISOString(), snap: snapOf(next), ...(over ? { over: true as const } : {}) };
+	data.state = written as unknown as IDataObject;
+	return output.length ? [output.map((json) => ({ json }))] : null;
+}
+
+/** An event that is a record entering a list: the invoices of status paid. What `enteringList` needs of it. */
+export interface EnteringEvent extends EventFilters {
+	noun: string;
+	list: { path: string; qs: IDataObject; pagination: Pagination };
+	/** When the record entered the list, as far as its fields tell (for Fetch Test Event and beyond the bound). */
+	happenedAt: (record: IDataObject) => unknown;
+	detail?: WatchedEvent['detail'];
+	carryOver?: (record: IDataObject) => string;
+}
+
+/**
+ * A record entering a list fires once, whatever later changes its fields (a document sent again, a reminder): each
+ * poll reads the list whole and remembers the IDs in it (9 characters each, at most SNAPSHOT_MAX, those of the newest
+ * event times). An ID not remembered fires; when the last reading held more than the bound, only if its event time is
+ * after the last poll (less the lookback). A record that leaves the list and enters it again fires again: missing
+ * from a reading of one page, or from two readings in a row (compare).
+ */
+export function enteringList(definition: EnteringEvent): SnapshotEvent {
+	return {
+		...definition,
+		print: () => '',
+		printWidth: 0,
+		keepNewest: true,
+		fired: (record, before, since, whole) => before === undefined && (whole || (momentOf(definition.happenedAt(record)) ?? -Infinity) > since),
+	};
 }
