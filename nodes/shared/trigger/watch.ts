@@ -312,24 +312,23 @@ async function readSince(watch: Watch, state: WatchState, startPage: number): Pr
 	return { reading: { sightings, serverNow: list.serverNow, complete, startPage, pages: list.pages, steady: list.steady, topAt, resumable, gaps: list.gaps }, records };
 }
 
-async function fullRecords(watch: Watch, records: IDataObject[]): Promise<IDataObject[]> {
-	const detail = watch.event.detail;
-	const wanted = watch.ctx.getNodeParameter('options.fullRecord', false) as boolean;
+/** The records as output: with Full Record, each as its own read answers. */
+async function fullRecords(ctx: IPollFunctions, detail: WatchedEvent['detail'], records: IDataObject[]): Promise<IDataObject[]> {
+	const wanted = ctx.getNodeParameter('options.fullRecord', false) as boolean;
 	if (!detail || !wanted) return records;
 	const full: IDataObject[] = [];
 	for (let i = 0; i < records.length; i += DETAIL_BATCH) {
-		full.push(...(await Promise.all(records.slice(i, i + DETAIL_BATCH).map(async (record) => await fullRecord(watch, record)))));
+		full.push(...(await Promise.all(records.slice(i, i + DETAIL_BATCH).map(async (record) => await fullRecord(ctx, detail, record)))));
 	}
 	return full;
 }
 
 /** The record as its own read answers; the listed record when it is gone meanwhile (nothing is skipped for it). */
-async function fullRecord(watch: Watch, record: IDataObject): Promise<IDataObject> {
-	const detail = watch.event.detail!;
+async function fullRecord(ctx: IPollFunctions, detail: NonNullable<WatchedEvent['detail']>, record: IDataObject): Promise<IDataObject> {
 	const request = { method: 'GET' as const, path: detail.path, pathParams: { id: String(record.id) }, qs: detail.qs?.(record) };
-	const answer = await apiRequest(watch.ctx, 0, request).catch((error: Error) => error);
+	const answer = await apiRequest(ctx, 0, request).catch((error: Error) => error);
 	if (isApiStatus(answer, '404')) return record;
-	if (answer instanceof Error) throw asNodeError(watch.ctx, answer, 0);
+	if (answer instanceof Error) throw asNodeError(ctx, answer, 0);
 	return detail.pick ? detail.pick(answer) : (answer as IDataObject);
 }
 
@@ -352,7 +351,7 @@ async function testEvent(watch: Watch, now?: number): Promise<INodeExecutionData
 		if (!page.more || (found.length && !watch.event.unordered)) break;
 	}
 	const [newest] = found.sort((a, b) => b.at - a.at);
-	if (newest) return [(await fullRecords(watch, [newest.record])).map((json) => ({ json }))];
+	if (newest) return [(await fullRecords(watch.ctx, watch.event.detail, [newest.record])).map((json) => ({ json }))];
 	watch.ctx.logger.info(`Fetch Test Event: no ${watch.event.noun} matches the event and filters yet. Make one (or loosen the filters) and fetch again.`);
 	return null;
 }
@@ -406,7 +405,10 @@ async function pollOnce(ctx: IPollFunctions, eventName: string, definition: Trig
 	const event = typeof definition === 'function' ? definition(ctx) : definition;
 	const qs = filterQuery(ctx, event, properties);
 	const id = JSON.stringify(event.settings === undefined ? [eventName, qs] : [eventName, qs, event.settings]);
-	if ('window' in event) return await pollSnapshot(ctx, event, qs, id, async () => await checkFilterRecords(ctx, event, qs, properties));
+	if ('print' in event) {
+		const onStart = async () => await checkFilterRecords(ctx, event, qs, properties);
+		return await pollSnapshot(ctx, event, qs, id, onStart, async (records) => await fullRecords(ctx, event.detail, records));
+	}
 	const watch: Watch = { ctx, event, qs, id };
 	if (ctx.getMode() === 'manual') return await testEvent(watch);
 	const data = ctx.getWorkflowStaticData('node');
@@ -425,7 +427,7 @@ async function pollOnce(ctx: IPollFunctions, eventName: string, definition: Trig
 		const pages = `${reading.pages} page${reading.pages === 1 ? '' : 's'}`;
 		ctx.logger.info(`The trigger read ${pages} of ${event.noun}s without reaching the last poll's position; it reads on at the next poll.`);
 	}
-	const output = await fullRecords(watch, emit.map((sighting) => records.get(sighting.key)!));
+	const output = await fullRecords(ctx, event.detail, emit.map((sighting) => records.get(sighting.key)!));
 	writeState(data, next);
 	return output.length ? [output.map((json) => ({ json }))] : null;
 }

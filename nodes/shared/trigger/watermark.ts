@@ -69,7 +69,8 @@ export function hashKey(key: string): string {
 	return shortHash(key, HASH_LENGTH);
 }
 
-function seenSet(seen: string): Set<string> {
+/** The hashes of a stored `seen`. */
+export function seenSet(seen: string): Set<string> {
 	const hashes = new Set<string>();
 	for (let i = 0; i < seen.length; i += HASH_LENGTH) hashes.add(seen.slice(i, i + HASH_LENGTH));
 	return hashes;

@@ -1,15 +1,20 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { TriggerArea } from '../pollingNode';
-import type { WatchedEvent } from '../watch';
+import type { TriggerEvent } from '../watch';
+import { enteringList } from '../snapshot';
 import { contactLocator, searchContacts } from '../../records/crm';
 
 /**
- * Invoicing events (api-reference §6, designed). The document list names no sort, so each event reads its filtered
- * list whole on every poll (one request per 100 listed documents) and takes the event's moment from the document's
- * own fields: paidAt for a paid invoice; the day after the due date (UTC), or the sending when later, for an overdue
- * one (an invoice that becomes overdue is one event however long it stays so); updatedAt for an accepted offer (an
- * accepted offer changes no more).
+ * Invoicing events (api-reference §6, designed). The document list names no sort and a document names no moment of
+ * its status change (no `statusChangedAt`): its `sentAt`, `updatedAt` and even `paidAt` (a payment may be recorded
+ * with an earlier date) move or lie in the past. So each event is a document entering its filtered list (the
+ * invoices of status paid, overdue; the offers of status accepted), read whole on every poll (one request per 100
+ * listed documents) and compared with the IDs the last poll saw (shared/trigger/snapshot.ts, enteringList): each
+ * document fires once when it reaches the status, whatever changes it later (sent again, reminders). The fields
+ * below only order what is remembered over the bound and the newest for Fetch Test Event: paidAt; the day after the
+ * due date (UTC), or the sending when later; updatedAt. The keys are those the earlier release's position was kept
+ * by (carried over once).
  */
 
 const documentPagination = { style: 'page1', itemsKey: 'documents' } as const;
@@ -28,36 +33,34 @@ function overdueSince(invoice: IDataObject): string | undefined {
 
 const listOf = (qs: IDataObject) => ({ path: '/invoicing/documents', qs, pagination: documentPagination });
 
-const invoicingEvents: Record<string, WatchedEvent> = {
-	invoicePaid: {
+const invoicingEvents: Record<string, TriggerEvent> = {
+	invoicePaid: enteringList({
 		noun: 'paid invoice',
 		list: listOf({ type: 'invoice', status: 'paid' }),
-		unordered: true,
 		filters,
 		filterRecords,
 		happenedAt: (invoice) => invoice.paidAt ?? undefined,
-		key: (invoice) => `${String(invoice.id)}:${String(invoice.paidAt)}`,
+		carryOver: (invoice) => `${String(invoice.id)}:${String(invoice.paidAt)}`,
 		detail,
-	},
-	invoiceOverdue: {
+	}),
+	invoiceOverdue: enteringList({
 		noun: 'overdue invoice',
 		list: listOf({ type: 'invoice', status: 'overdue' }),
-		unordered: true,
 		filters,
 		filterRecords,
 		happenedAt: overdueSince,
-		key: (invoice) => `${String(invoice.id)}:${String(invoice.dueDate)}`,
+		carryOver: (invoice) => `${String(invoice.id)}:${String(invoice.dueDate)}`,
 		detail,
-	},
-	offerAccepted: {
+	}),
+	offerAccepted: enteringList({
 		noun: 'accepted offer',
 		list: listOf({ type: 'offer', status: 'accepted' }),
-		unordered: true,
 		filters,
 		filterRecords,
 		happenedAt: (offer) => offer.updatedAt,
+		carryOver: (offer) => String(offer.id),
 		detail,
-	},
+	}),
 };
 
 const invoicingEventOptions = [
@@ -75,6 +78,14 @@ const invoicingFilterProperties: INodeProperties[] = [
 		default: {},
 		displayOptions: { show: { event: ['invoicePaid', 'invoiceOverdue', 'offerAccepted'] } },
 		options: [{ displayName: 'Contact', name: 'contact', type: 'resourceLocator', default: { mode: 'list', value: '' }, description: 'Only documents of this CRM contact', ...contactLocator }],
+	},
+	{
+		displayName:
+			'Each document fires once when it reaches the status, however it changes later (sent again, reminders). Each poll reads every document in the status (one request per 100) and remembers their IDs: 9 bytes of stored state each, at most 2,000 documents (beyond that, see the README).',
+		name: 'documentsNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { event: ['invoicePaid', 'invoiceOverdue', 'offerAccepted'] } },
 	},
 ];
 

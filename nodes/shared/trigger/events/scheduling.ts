@@ -54,9 +54,11 @@ function changeEvent(ctx: IPollFunctions, noun: string, rule: Pick<SnapshotEvent
 		settings: { pastDays, aheadDays },
 		window: (now) => ({ start: iso(now - pastDays * DAY), end: iso(now + aheadDays * DAY) }),
 		limits: {
+			scope: 'the Watched Window',
 			records: 'appointments',
 			first: 'start first',
-			eventTime: 'cancellation or move',
+			kept: 'those cancelled or moved in the last minute first, then those that start first',
+			othersFire: 'the others fire by their own time of cancellation or move after the last poll',
 			recent: 'cancelled or moved',
 			narrow: 'Narrow the Watched Window (Days Ahead, Days Back) or filter by Meeting Type or Host.',
 		},
