@@ -161,6 +161,25 @@ describe('publishing and unpublishing', () => {
 		expect(changed.staticData).toEqual({ subscriptionId: subscription.id });
 	});
 
+	test('a subscription ID the API gives as text (numbers in the live service; the reference takes both) is reused, updated and deleted by it', async () => {
+		const { tenant, trigger } = await published();
+		const [subscription] = await subscriptionsOf(tenant);
+		const asText = String(subscription.id);
+		await world().control('POST', '/__sandbox/faults', { method: 'GET', path: '/webhooks', status: 200, body: [{ ...subscription, id: asText }] });
+		const changed = await triggerOf(tenant, { events: ['booking_cancelled'] }, { webhookId: trigger.node.webhookId });
+
+		const outcome = await changed.activate();
+		expect(outcome.error).toBeUndefined();
+		const patch = { method: 'PATCH', path: `/webhooks/${asText}`, query: '', headers: headers(tenant, true), body: { eventTypes: ['booking_cancelled'], description: `n8n workflow ${WORKFLOW}` } };
+		expect(await sent()).toEqual([listRequest(tenant), patch]);
+		expect(changed.staticData).toEqual({ subscriptionId: asText });
+
+		const removed = await changed.deactivate();
+		expect(removed.error).toBeUndefined();
+		expect(await sent()).toEqual([{ method: 'DELETE', path: `/webhooks/${asText}`, query: '', headers: headers(tenant), body: null }]);
+		expect(await subscriptionsOf(tenant)).toEqual([]);
+	});
+
 	test('unpublishing deletes the subscription; a subscription deleted already (404) or never stored is fine', async () => {
 		const { tenant, trigger } = await published();
 		const [subscription] = await subscriptionsOf(tenant);
