@@ -183,7 +183,9 @@ export async function waitForRest(editorUrl: string, exited: () => CliResult | u
 		const result = exited();
 		if (result) throw new Error(`n8n stopped (exit ${String(result.code)}):\n${result.stderr.slice(-3000)}\n${result.stdout.slice(-3000)}`);
 		const answer = await fetch(`${editorUrl}/rest/settings`).catch(() => undefined);
-		if (answer?.ok) return ((await answer.json()) as { data: Record<string, unknown> }).data;
+		// Another program may hold the port for a moment (ports are picked free, then taken): only n8n's JSON counts.
+		const settings = answer?.ok ? ((await answer.json().catch(() => undefined)) as { data?: Record<string, unknown> } | undefined) : undefined;
+		if (settings?.data) return settings.data;
 		await sleep(500);
 	}
 	throw new Error(`n8n did not answer at ${editorUrl} within 3 minutes`);
