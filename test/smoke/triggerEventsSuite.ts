@@ -16,7 +16,8 @@ import { notingWorkflow, until, World } from './triggerWorld';
  * writes are checked once its write came, and all of them after two more polls of every workflow (each step takes a
  * poll or more of all).
  * A fifth workflow, New Booking with two Poll Times entries on the same seconds (n8n starts two polls at once, both
- * on the same stored state), writes each of the three bookings once: one of the two polls steps aside (its log line).
+ * on the same stored state), writes each of the three bookings once: in 1.x one of the two polls steps aside (its log
+ * line); 2.41's durable scheduler may also run them one after the other.
  * Workflows are activated while n8n is stopped (1.x `n8n update:workflow --active=true`, 2.x `n8n publish:workflow`),
  * then `n8n start`. 1.x polls every 10 s (a custom cron 1.x accepts); 2.x refuses polls more often than once a
  * minute, so there every workflow polls once a minute at second 30 (about 6 minutes in all).
@@ -111,9 +112,11 @@ export function triggerEventsSmoke(version: string): void {
 		// Every workflow polls at least twice more: a repeat of any write would show now.
 		await twoMorePolls();
 		expect(await world.notes()).toEqual(expected.sort());
-		// The New Booking workflow's two polls at once: every time, one of them stepped aside (the node's log line).
+		// The New Booking workflow's two polls at once: in 1.x, every time, one of them stepped aside (the node's log line).
+		// 2.41's durable scheduler may hand the two out one after the other (it did in one CI run, under load): there the
+		// proof is that each booking was written once, above.
 		server.child.kill('SIGTERM');
 		const { stdout } = await server.done;
-		expect(stdout).toContain(SKIPPED);
+		if (v1) expect(stdout).toContain(SKIPPED);
 	});
 }
