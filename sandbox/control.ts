@@ -252,10 +252,13 @@ const routes: ControlRoute[] = [
 		method: 'POST',
 		path: /^\/messenger\/inbound$/,
 		status: 201,
-		body: object(['text'], { phone: { type: 'string', pattern: '^\\+[1-9]\\d{6,14}$' }, userId: text, text, contactName: text, companyId: uuid }),
+		// createdAt given: before the clock, a message that becomes visible late (replication lag, api-reference §8);
+		// several deliveries with one createdAt share a moment.
+		body: object(['text'], { phone: { type: 'string', pattern: '^\\+[1-9]\\d{6,14}$' }, userId: text, text, contactName: text, companyId: uuid, createdAt: { type: 'string', format: 'date-time' } }),
 		run: (state, body) => {
 			if ((body.phone === undefined) === (body.userId === undefined)) throw apiError(400, 'Exactly one of phone or userId must be provided');
-			return deliverInbound(state.store, companyOrFirst(state, body.companyId), body as { phone?: string; userId?: string; text: string; contactName?: string });
+			const at = body.createdAt === undefined ? undefined : Date.parse(body.createdAt as string);
+			return deliverInbound(state.store, companyOrFirst(state, body.companyId), body as { phone?: string; userId?: string; text: string; contactName?: string }, at);
 		},
 	},
 	{

@@ -169,11 +169,14 @@ export function addMessage(
 		createdAt: store.clock.iso(at),
 	};
 	state.messages.push(message);
-	conversation.lastMessageAt = message.createdAt;
-	conversation.lastMessagePreview = input.text.length > 80 ? `${input.text.slice(0, 79)}…` : input.text;
-	conversation.lastMessageDirection = input.direction;
+	// A message that becomes visible late (its moment before the clock: replication lag) is the last only when newer.
+	if (at >= Date.parse(conversation.lastMessageAt)) {
+		conversation.lastMessageAt = message.createdAt;
+		conversation.lastMessagePreview = input.text.length > 80 ? `${input.text.slice(0, 79)}…` : input.text;
+		conversation.lastMessageDirection = input.direction;
+	}
 	if (input.direction === 'inbound') {
-		conversation.lastInboundAt = at;
+		conversation.lastInboundAt = Math.max(conversation.lastInboundAt ?? at, at);
 		conversation.status = 'open';
 	}
 	return message;

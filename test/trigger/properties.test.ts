@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import type { IDataObject } from 'n8n-workflow';
 
 import { LOOKBACK_MS } from '../../nodes/shared/trigger/watermark';
-import type { CredentialRef } from '../harness/world';
+import type { ListOrder } from '../harness/triggerHistory';
+import { historyTenant, PolledHistory, pollTotals, PROPERTY_SEED, propertyRuns, sandboxNow } from '../harness/triggerHistory';
 import { useWorld } from '../harness/world';
 
 /**
@@ -27,14 +27,15 @@ import { useWorld } from '../harness/world';
  * - the clock moving on by seconds to minutes.
  * Each history starts with the first activation and ends with polls after the lookback window until nothing is left.
  * Truth: every record created after the first activation's watermark and not deleted is emitted exactly once, a
- * deleted one at most once, an older one never; the stored state stays under 2 KB.
+ * deleted one at most once, an older one never; the stored state stays under 2 KB. What the property tests share
+ * (a history's tenant, polls, failing pages, changes while paging, restarts, abandoned polls) is in
+ * harness/triggerHistory.ts; inboundProperties.test.ts draws histories of New Inbound Message with it.
  */
 
 const world = useWorld();
 
-const RUNS = Number(process.env.TRIGGER_PROPERTY_RUNS ?? 1000);
+const RUNS = propertyRuns(1000);
 const EVENT = { event: 'newContact' };
-const FAILURE = { statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' };
 
 type Step =
 	| { kind: 'create'; count: number; shared: boolean }
@@ -47,8 +48,6 @@ type Step =
 	| { kind: 'failingPoll'; page: 0 | 1 }
 	| { kind: 'restart'; fromLastEmit: boolean }
 	| { kind: 'abandoned' };
-
-type ListOrder = 'sorted' | 'shuffledTies' | 'sortIgnored';
 
 const step: fc.Arbitrary<Step> = fc.oneof(
 	{ weight: 4, arbitrary: fc.record({ kind: fc.constant('create' as const), count: fc.integer({ min: 1, max: 30 }), shared: fc.boolean() }) },
@@ -79,7 +78,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
  */
 const listOrder: fc.Arbitrary<ListOrder> = fc.constantFrom('sorted', 'sorted', 'shuffledTies');
 
-const totals = { histories: 0, polls: 0, failedPolls: 0, abandonedPolls: 0, created: 0, createdWhilePaging: 0, deletedWhilePaging: 0, emitted: 0, lost: 0, duplicated: 0, maxStateBytes: 0, lostInUnreadableShuffledGroups: 0, duplicatedInUnreadableShuffledGroups: 0, byListOrder: { sorted: 0, shuffledTies: 0, sortIgnored: 0 } };
+const { byListOrder, ...pollCounts } = pollTotals();
+const totals = { histories: 0, ...pollCounts, created: 0, createdWhilePaging: 0, deletedWhilePaging: 0, emitted: 0, lost: 0, duplicated: 0, lostInUnreadableShuffledGroups: 0, duplicatedInUnreadableShuffledGroups: 0, byListOrder };
 
 interface Contact {
 	id: string;
@@ -88,73 +88,31 @@ interface Contact {
 }
 
 /** One history's world: a tenant, its contacts, the trigger's stored state and what came out. */
-class History {
+class History extends PolledHistory {
 	contacts: Contact[] = [];
-	emitted = new Map<string, number>();
-	state: IDataObject = {};
-	lastEmitState: IDataObject = {};
-	since = 0;
-	/** A poll warned of a group of one moment across a page edge that no page can hold. */
-	unreadableGroup = false;
 	private serial = 0;
 
-	constructor(
-		private readonly companyId: string,
-		private readonly token: string,
-		private readonly credential: CredentialRef,
-	) {}
-
 	static async start(order: ListOrder = 'sorted'): Promise<History> {
-		await world().control('POST', '/__sandbox/reset');
-		await world().control('POST', '/__sandbox/list-order', { shuffleTies: order === 'shuffledTies', ignoreSort: order === 'sortIgnored' });
+		const tenant = await historyTenant(world(), order);
 		totals.byListOrder[order]++;
-		await world().control('POST', '/__sandbox/rate-limit', { perMinute: 1_000_000, burst: 1_000_000 });
-		const company = (await world().control('POST', '/__sandbox/companies', { name: 'History Ltd.' })) as { id: string };
-		const user = (await world().control('POST', '/__sandbox/users', { companyId: company.id, email: 'hal@history.example', givenName: 'Hal', familyName: 'Story' })) as { id: string };
-		const { token } = (await world().control('POST', '/__sandbox/pats', { userId: user.id })) as { token: string };
-		const base = world().pat(token);
-		return new History(company.id, token, { ...base, data: { ...base.data, requestsPerMinute: 1_000_000, burst: 1_000_000 } });
+		return new History(world(), tenant, EVENT, totals);
 	}
 
 	async now(): Promise<number> {
-		return Date.parse(((await world().control('POST', '/__sandbox/clock/advance', { seconds: 0 })) as { now: string }).now);
+		return await sandboxNow(world());
 	}
 
 	async add(createdAts: number[]): Promise<void> {
 		const rows = createdAts.map((at) => ({ email: `c${++this.serial}@history.example`, createdAt: new Date(at).toISOString() }));
-		const { ids } = (await world().control('POST', '/__sandbox/crm-contacts', { companyId: this.companyId, contacts: rows })) as { ids: string[] };
+		const { ids } = (await world().control('POST', '/__sandbox/crm-contacts', { companyId: this.tenant.companyId, contacts: rows })) as { ids: string[] };
 		ids.forEach((id, i) => this.contacts.push({ id, createdAt: createdAts[i], deleted: false }));
 		totals.created += ids.length;
 	}
 
 	async remove(contact: Contact): Promise<void> {
-		const answer = await world().api('DELETE', `/crm/${contact.id}`, this.token);
+		const answer = await world().api('DELETE', `/crm/${contact.id}`, this.tenant.token);
 		expect(answer.status).toBe(204);
 		contact.deleted = true;
-	}
-
-	/** One poll from the stored state, noting the trigger's warning of a group no page can hold. */
-	async pollOnce(options: { budgetMs?: number } = {}) {
-		const outcome = await world().poll(EVENT, this.credential, { state: this.state, ...options });
-		if (outcome.logs.some((log) => log.message.includes('share one moment across a page edge'))) this.unreadableGroup = true;
-		return outcome;
-	}
-
-	async poll(options: { budgetMs?: number } = {}): Promise<IDataObject[] | null> {
-		const outcome = await this.pollOnce(options);
-		totals.polls++;
-		if (outcome.error) throw new Error(`Poll failed: ${outcome.error.message}`);
-		this.note(outcome.items, outcome.staticData);
-		return outcome.items;
-	}
-
-	note(items: IDataObject[] | null, staticData: IDataObject): void {
-		const bytes = JSON.stringify(staticData).length;
-		totals.maxStateBytes = Math.max(totals.maxStateBytes, bytes);
-		expect(bytes).toBeLessThan(2048);
-		for (const item of items ?? []) this.emitted.set(String(item.id), (this.emitted.get(String(item.id)) ?? 0) + 1);
-		this.state = staticData;
-		if (items?.length) this.lastEmitState = staticData;
 	}
 
 	async run(step: Step): Promise<void> {
@@ -184,18 +142,13 @@ class History {
 				await this.poll(step.shortBudget ? { budgetMs: 1 } : {});
 				return;
 			case 'failingPoll':
-				return await this.failingPoll(step.page);
+				return await this.failingPoll({ path: '/crm', after: step.page });
 			case 'changeWhilePaging':
 				return await this.changeWhilePaging(step);
 			case 'restart':
-				this.state = JSON.parse(JSON.stringify(step.fromLastEmit ? this.lastEmitState : this.state)) as IDataObject;
-				return;
-			case 'abandoned': {
-				// Its items never reach a workflow and its state is never committed: the next poll starts from the same state.
-				await this.pollOnce();
-				totals.abandonedPolls++;
-				return;
-			}
+				return this.restart(step.fromLastEmit);
+			case 'abandoned':
+				return await this.abandoned();
 		}
 	}
 
@@ -208,51 +161,17 @@ class History {
 		const start = await this.now();
 		await this.add(Array.from({ length: backlog }, (_, i) => start - i * 7));
 		await world().control('POST', '/__sandbox/clock/advance', { seconds: ageSeconds });
-		await world().control('POST', '/__sandbox/faults', { method: 'GET', path: '/crm', delayMs: 200, after: 1 });
-		const lists = async () => (await world().requests()).filter((request) => request.path === '/crm').length;
-		const before = await lists();
-		let settled = false;
-		const polling = this.poll().finally(() => (settled = true));
-		while (!settled && (await lists()) < before + 2) await new Promise((resolve) => setTimeout(resolve, 5));
-		const paging = !settled;
-		if (change === 'create') {
-			const now = await this.now();
-			await this.add(Array.from({ length: count }, (_, i) => now - lagMs - i));
-			if (paging) totals.createdWhilePaging += count;
-		} else {
-			const newest = this.contacts.filter((contact) => !contact.deleted).sort((a, b) => b.createdAt - a.createdAt).slice(0, Math.min(count, 5));
-			for (const contact of newest) await this.remove(contact);
-			if (paging) totals.deletedWhilePaging += newest.length;
-		}
-		await polling;
-		await world().control('DELETE', '/__sandbox/faults');
-	}
-
-	/** A 500 on the first page, or on the second (a poll of one page then succeeds, and counts as such). */
-	async failingPoll(page: 0 | 1): Promise<void> {
-		await world().control('POST', '/__sandbox/faults', { method: 'GET', path: '/crm', status: 500, body: FAILURE, after: page });
-		const outcome = await this.pollOnce();
-		await world().control('DELETE', '/__sandbox/faults');
-		totals.polls++;
-		if (!outcome.error) return this.note(outcome.items, outcome.staticData);
-		totals.failedPolls++;
-		expect(outcome.items).toBeNull();
-		expect(outcome.staticData).toEqual(this.state);
-	}
-
-	/**
-	 * Polls after the lookback window until a poll that read the whole list from the top finds nothing new (a poll
-	 * that started at a backlog hint did not see the pages above it).
-	 */
-	async drain(): Promise<void> {
-		const hint = () => (this.state.state as IDataObject | undefined)?.page;
-		for (let round = 0; round < 30; round++) {
-			await world().control('POST', '/__sandbox/clock/advance', { seconds: LOOKBACK_MS / 1000 + 1 });
-			const fromTop = hint() === undefined;
-			const items = await this.poll();
-			if (fromTop && !items && hint() === undefined) return;
-		}
-		throw new Error('The trigger did not settle within 30 polls after the history');
+		await this.whilePaging('/crm', async (paging) => {
+			if (change === 'create') {
+				const now = await this.now();
+				await this.add(Array.from({ length: count }, (_, i) => now - lagMs - i));
+				if (paging) totals.createdWhilePaging += count;
+			} else {
+				const newest = this.contacts.filter((contact) => !contact.deleted).sort((a, b) => b.createdAt - a.createdAt).slice(0, Math.min(count, 5));
+				for (const contact of newest) await this.remove(contact);
+				if (paging) totals.deletedWhilePaging += newest.length;
+			}
+		});
 	}
 
 	/**
@@ -273,7 +192,7 @@ class History {
 				times: expected ? (contact.deleted ? Math.min(times, 1) : 1) : 0,
 			});
 		}
-		totals.emitted += [...this.emitted.values()].reduce((sum, times) => sum + times, 0);
+		totals.emitted += this.emissions();
 	}
 
 	measure(): void {
@@ -282,7 +201,7 @@ class History {
 			if (times > 1) totals.duplicatedInUnreadableShuffledGroups++;
 			if (contact.createdAt > this.since && !contact.deleted && times === 0) totals.lostInUnreadableShuffledGroups++;
 		}
-		totals.emitted += [...this.emitted.values()].reduce((sum, times) => sum + times, 0);
+		totals.emitted += this.emissions();
 	}
 }
 
@@ -290,16 +209,13 @@ test(`random histories (${RUNS}): every record emitted exactly once, none lost, 
 	await fc.assert(
 		fc.asyncProperty(listOrder, fc.array(step, { minLength: 3, maxLength: 18 }), async (order, steps) => {
 			const history = await History.start(order);
-			await history.poll();
-			// n8n 1.x stores the static data after activating a workflow, and after every poll that emits.
-			history.lastEmitState = history.state;
-			history.since = Date.parse(String((history.state.state as IDataObject).since));
+			await history.activate();
 			for (const next of steps) await history.run(next);
 			await history.drain();
 			history.check(order);
 			totals.histories++;
 		}),
-		{ numRuns: RUNS, seed: process.env.TRIGGER_PROPERTY_SEED === undefined ? undefined : Number(process.env.TRIGGER_PROPERTY_SEED) },
+		{ numRuns: RUNS, seed: PROPERTY_SEED },
 	);
 	console.log(`Trigger property: ${JSON.stringify(totals)}`);
 	expect(totals.histories).toBeGreaterThanOrEqual(RUNS);
