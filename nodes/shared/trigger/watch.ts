@@ -203,7 +203,9 @@ async function readList(watch: Watch, since: number, startPage: number, deadline
 		totals.add(page.body.total);
 		page.items.forEach((record, i) => {
 			const at = sortMoment(event, record);
-			if (reading.ordered && at !== undefined && at > last) reading.ordered = false;
+			// Order is judged within a page: records that jump to the top between two pages shift the list down, so a page
+			// may start with records newer than the last one read, while the API keeps the order asked for.
+			if (reading.ordered && i > 0 && at !== undefined && at > last) reading.ordered = false;
 			if (at !== undefined && at < last && last !== Infinity) decreased = true;
 			last = at ?? last;
 			reading.listed.push({ record, position: index * size + i });
