@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
 import { LOOKBACK_MS } from '../../nodes/shared/trigger/watermark';
@@ -11,13 +12,43 @@ import type { CredentialRef, World } from './world';
  * restarts from stored state, abandoned polls (the same state polled again), and the polls after the history.
  */
 
+/** What a property test's history does: activate, run each drawn step, poll until nothing is left, check the outcome. */
+export interface DrawnHistory<Step> {
+	activate(): Promise<void>;
+	run(step: Step): Promise<void>;
+	drain(): Promise<void>;
+	check(order: ListOrder): void;
+}
+
+/** Draws `runs` histories (a list order, 3 to `maxSteps` steps), plays and checks each; `played` counts them. */
+export async function assertHistories<Step>(
+	start: (order: ListOrder) => Promise<DrawnHistory<Step>>,
+	orders: fc.Arbitrary<ListOrder>,
+	step: fc.Arbitrary<Step>,
+	maxSteps: number,
+	runs: number,
+	played: () => void,
+): Promise<void> {
+	await fc.assert(
+		fc.asyncProperty(orders, fc.array(step, { minLength: 3, maxLength: maxSteps }), async (order, steps) => {
+			const history = await start(order);
+			await history.activate();
+			for (const next of steps) await history.run(next);
+			await history.drain();
+			history.check(order);
+			played();
+		}),
+		{ numRuns: runs, seed: PROPERTY_SEED },
+	);
+}
+
 /** Random histories per property: `TRIGGER_PROPERTY_RUNS` when set (for every property test alike), else the test's own default. */
 export function propertyRuns(defaultRuns: number): number {
 	return Number(process.env.TRIGGER_PROPERTY_RUNS ?? defaultRuns);
 }
 
 /** fast-check's seed: `TRIGGER_PROPERTY_SEED` to run a history again. */
-export const PROPERTY_SEED = process.env.TRIGGER_PROPERTY_SEED === undefined ? undefined : Number(process.env.TRIGGER_PROPERTY_SEED);
+const PROPERTY_SEED = process.env.TRIGGER_PROPERTY_SEED === undefined ? undefined : Number(process.env.TRIGGER_PROPERTY_SEED);
 
 /** How the sandbox orders a list (listOrder.ts): its sort honoured, ties in a new order on each request, the sort ignored. */
 export type ListOrder = 'sorted' | 'shuffledTies' | 'sortIgnored';

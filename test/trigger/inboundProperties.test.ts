@@ -2,7 +2,7 @@ import fc from 'fast-check';
 
 import { LOOKBACK_MS } from '../../nodes/shared/trigger/watermark';
 import type { ListOrder } from '../harness/triggerHistory';
-import { historyTenant, PolledHistory, pollTotals, PROPERTY_SEED, propertyRuns, sandboxNow } from '../harness/triggerHistory';
+import { assertHistories, historyTenant, PolledHistory, pollTotals, propertyRuns, sandboxNow } from '../harness/triggerHistory';
 import { useWorld } from '../harness/world';
 
 /**
@@ -296,17 +296,7 @@ class InboundHistory extends PolledHistory {
 }
 
 test(`New Inbound Message, random histories (${RUNS}): every inbound message emitted exactly once, none lost, none repeated, the state under 2 KB`, async () => {
-	await fc.assert(
-		fc.asyncProperty(listOrder, fc.array(step, { minLength: 3, maxLength: 14 }), async (order, steps) => {
-			const history = await InboundHistory.start(order);
-			await history.activate();
-			for (const next of steps) await history.run(next);
-			await history.drain();
-			history.check(order);
-			totals.histories++;
-		}),
-		{ numRuns: RUNS, seed: PROPERTY_SEED },
-	);
+	await assertHistories(async (order) => await InboundHistory.start(order), listOrder, step, 14, RUNS, () => totals.histories++);
 	console.log(`New Inbound Message property: ${JSON.stringify(totals)}`);
 	expect(totals.histories).toBeGreaterThanOrEqual(RUNS);
 	// The case of issue 23 was drawn: conversations with an unemitted message moved from the page still to come to the

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 
 import { LOOKBACK_MS } from '../../nodes/shared/trigger/watermark';
 import type { ListOrder } from '../harness/triggerHistory';
-import { historyTenant, PolledHistory, pollTotals, PROPERTY_SEED, propertyRuns, sandboxNow } from '../harness/triggerHistory';
+import { assertHistories, historyTenant, PolledHistory, pollTotals, propertyRuns, sandboxNow } from '../harness/triggerHistory';
 import { useWorld } from '../harness/world';
 
 /**
@@ -206,17 +206,7 @@ class History extends PolledHistory {
 }
 
 test(`random histories (${RUNS}): every record emitted exactly once, none lost, none repeated, the state under 2 KB`, async () => {
-	await fc.assert(
-		fc.asyncProperty(listOrder, fc.array(step, { minLength: 3, maxLength: 18 }), async (order, steps) => {
-			const history = await History.start(order);
-			await history.activate();
-			for (const next of steps) await history.run(next);
-			await history.drain();
-			history.check(order);
-			totals.histories++;
-		}),
-		{ numRuns: RUNS, seed: PROPERTY_SEED },
-	);
+	await assertHistories(async (order) => await History.start(order), listOrder, step, 18, RUNS, () => totals.histories++);
 	console.log(`Trigger property: ${JSON.stringify(totals)}`);
 	expect(totals.histories).toBeGreaterThanOrEqual(RUNS);
 	expect(totals.lost).toBe(0);
