@@ -7,12 +7,13 @@ import { useWorld } from './harness/world';
 /**
  * The client-side token bucket (burst 200, 100 per minute per credential) keeps a bulk run under the
  * API's own limit, which the sandbox enforces with the real numbers here: at most one 429 is met (the two buckets
- * start a few milliseconds apart), and waited out.
+ * start a few milliseconds apart), and waited out. Beyond its first 10 requests the burst goes at ten times the rate
+ * (a request every 60 ms).
  */
 
 const world = useWorld();
 
-test('210 items in one run: 200 go at once, the rest wait for tokens; no storm of 429s (one at most, waited out)', async () => {
+test('210 items in one run: 10 at once, the rest of the burst at ten times the rate, then the rest wait for tokens; no storm of 429s (one at most, waited out)', async () => {
 	const started = Date.now();
 	const { items, error } = await world().runNode({ resource: 'user', operation: 'getMe' }, world().pat(), { input: Array.from({ length: 210 }, () => ({})) });
 	const elapsed = Date.now() - started;
@@ -25,12 +26,12 @@ test('210 items in one run: 200 go at once, the rest wait for tokens; no storm o
 	expect(refused.length).toBeLessThanOrEqual(1);
 	expect(refused.every((s) => s === 429)).toBe(true);
 	expect(statuses).toHaveLength(210 + refused.length);
-	// 10 requests beyond the burst, one token every 612 ms
-	expect(elapsed).toBeGreaterThanOrEqual(5_500);
-	expect(elapsed).toBeLessThan(20_000);
+	// The first 10 at once, then 199 gaps of 60 ms at least (the API refills 20 tokens meanwhile, so the burst never runs out)
+	expect(elapsed).toBeGreaterThanOrEqual(11_900);
+	expect(elapsed).toBeLessThan(30_000);
 
-	// The sandbox does enforce the limit: a burst sent around the node right after is refused.
-	const direct = await Promise.all(Array.from({ length: 5 }, () => world().api('GET', '/v4/user/me', world().seed.credentials.ownerPat)));
+	// The sandbox does enforce the limit: what is left of its bucket (about 11 tokens) is gone within a burst sent around the node right after.
+	const direct = await Promise.all(Array.from({ length: 30 }, () => world().api('GET', '/v4/user/me', world().seed.credentials.ownerPat)));
 	expect(direct.map((r) => r.status)).toContain(429);
 });
 
@@ -142,7 +143,8 @@ describe('several processes on one credential, in virtual time', () => {
 		expect(answers.filter((answer) => answer.status !== 201 && answer.status !== 429)).toEqual([]);
 		const wall = Math.max(...ends.map((end) => end.endedAt));
 		expect(wall / minimumMs(1500)).toBeLessThanOrEqual(1.15);
-		// The old limiter (a share that grew back to the whole limit within a minute) had 16 % here.
+		// A limiter whose share grew back to the whole limit within a minute had 16 % here. The benchmark's target is 1 %
+		// (npm run bench:queue); in this model the limiter gives 0.6 to 2.1 % over many seeds, 1.2 % on average.
 		expect(share429(answers.filter((answer) => answer.at >= MINUTE))).toBeLessThanOrEqual(0.02);
 	});
 
@@ -156,15 +158,15 @@ describe('several processes on one credential, in virtual time', () => {
 		expect(shared).toBeLessThanOrEqual(2 / 3);
 	});
 
-	test('when the other process stops, the one left probes, takes the whole limit again with what the API saved meanwhile, and stops probing', async () => {
+	test('when the other process stops, the one left drains, takes the whole limit again with what the API saved meanwhile, and stops draining', async () => {
 		const { answers, failed, ends } = await run([{ startAt: 0, writes: 1300 }, { startAt: 0, writes: 300 }]);
 		expect(failed).toEqual([]);
 		const stopped = ends[1].endedAt;
-		// It holds its share for at most 150 answers or until the tokens it left unused could have filled the burst (one
-		// and a half times at most), then probes: in the seventh minute after the stop it writes at the whole limit or more.
+		// It holds its share until its next drain (after 300 answers, or when the other could have left 400 tokens unused,
+		// a quarter more at most), which finds the room: in the seventh minute after the stop it writes at the whole limit.
 		const later = applied(answers, 0, stopped + 6 * MINUTE, stopped + 7 * MINUTE);
 		expect(later).toBeGreaterThanOrEqual(95);
-		// Once a probe measured nearly the whole limit, it is alone again: the whole limit, no more probes, no more 429s.
+		// Once a drain measured nearly the whole limit, it is alone again: the whole limit, no more drains, no more 429s.
 		expect(answers.filter((answer) => answer.status === 429 && answer.at >= ends[0].endedAt - 3 * MINUTE)).toEqual([]);
 		// And nothing the API allowed went to waste beyond 15 %: the whole run against the minimum of 1,600 writes.
 		expect(ends[0].endedAt / minimumMs(1600)).toBeLessThanOrEqual(1.15);

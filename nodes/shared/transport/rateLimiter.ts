@@ -9,27 +9,32 @@ import { sleep } from 'n8n-workflow';
  *
  * The API's bucket for a credential starts when its first request arrives, a little after this one would
  * start. So refilling starts only when the API has answered the first request, and runs 2% slower than the
- * API's: with one process, the API's bucket is never emptier than this one, and no 429 ever comes.
+ * API's: with one process, the API's bucket is never emptier than this one, and no 429 ever comes. Beyond its first
+ * BURST_FREE tokens the burst is spent at most at BURST_PACE times the rate, so that processes starting within a
+ * second or two of each other split it about evenly (alone, a process finishes as soon: the API refills the same).
  *
  * Other n8n processes (queue-mode workers, several instances) may use the same credential, unseen: n8n gives a
  * node no state shared between processes, and the API names no header with the room left (only Retry-After).
  * What a process can know: a 429 for the credential's limit means the API's bucket is empty at that moment.
  * Between two such 429s the API gave out exactly its rate times the time between (nothing was left over), so the
- * requests this process got through in between are the share of the limit the others left it. Hence, once a
- * 429 has come (a process that never meets one keeps the whole limit):
- * - the first 429 halves the rate (someone else is there; nothing more is known yet);
- * - a 429 at least MEASURE_TOKENS after the one that started the measurement sets the rate to the share got
- *   through since, less MARGIN, and starts the next measurement; a 429 sooner than that only ends a probe;
- * - the rate holds until this process has had PROBE_AFTER_ANSWERS answers since that 429, or until the tokens it
- *   left unused since could have filled the API's burst (another process may have stopped and left its share);
- *   then it probes: the rate doubles every PROBE_DOUBLING_TOKENS, up to MAX_SHARE times the limit (the API saved
- *   what nobody used, up to its burst), until the next 429 measures again;
- * - a measured share of ALONE_SHARE or more means the others have stopped: the whole limit again, no more probes.
- * So the 429s come with the probes, each process's after at least PROBE_AFTER_ANSWERS answers or a burst's worth
- * of unused tokens: a few per probe, most of them to the other processes (the prober paces its requests as the API
- * refills, the others' requests meet the API's bucket at random). Every 429 pauses the bucket until the API's
- * Retry-After. Times are counted in tokens of the credential's limit (60 s at 100 per minute are 100 tokens), so a
- * smaller or larger limit behaves alike.
+ * requests this process got through in between, over that time, are its share plus whatever the others left
+ * unused. Hence, once a 429 has come (a process that never meets one keeps the whole limit):
+ * - the first 429 halves the rate; the 429 that ends FIRST_MEASURE_TOKENS of that crowding measures the share
+ *   got through, and sets the rate to it, less MARGIN (to an even split, 1/2, 1/3, ..., when the share is within
+ *   SNAP of one, so that processes that started together keep equal shares and end together);
+ * - later, the share holds: a 429 now and then changes nothing, unless the share got through was CROWDED below the
+ *   rate (someone came: the share measured) or 429s come again within HIT_AGAIN_TOKENS (a little less, by MARGIN);
+ * - to find room the others left, the process drains: it sends its requests one after another, as fast as the API
+ *   answers, until a 429 (the API's bucket is empty: what it had saved is taken, one 429 is the price, and it meets
+ *   this process, not the others), then pauses DRAIN_PAUSE_TOKENS. A drain that found FOUND_AGAIN of the limit more
+ *   than the rate (or FOUND_REL of the rate) took the room as its share and drains again after DRAIN_AGAIN_TOKENS;
+ *   a share of ALONE_SHARE or more means the others have stopped: the whole limit again, no more drains;
+ * - a process drains DRAIN_FIRST_TOKENS after its first 429, then after DRAIN_AFTER_ANSWERS answers or when the
+ *   others, had they stopped, would have left DRAIN_BANK_TOKENS unused in the API's bucket, whichever comes first,
+ *   and once when its node run has few items left (what its rate sends in END_DRAIN_TOKENS): a process about to
+ *   end finds what the others left before it ends, rather than after.
+ * Every 429 pauses the bucket until the API's Retry-After. Times are counted in tokens of the credential's limit
+ * (60 s at 100 per minute are 100 tokens), so a smaller or larger limit behaves alike.
  */
 
 export interface RateLimit {
@@ -39,34 +44,51 @@ export interface RateLimit {
 
 /** How much slower than the credential's rate the bucket refills. */
 const SAFETY = 1.02;
-/** The share of the limit after the first 429. */
+/** Beyond its first BURST_FREE tokens, the burst is spent at most this many times as fast as the rate. */
+const BURST_FREE = 10;
+const BURST_PACE = 10;
+/** The share of the limit after the first 429, until the first measurement. */
 const FIRST_SHARE = 0.5;
-/** A measurement spans at least this many tokens of time; a 429 sooner is part of the same crowding. */
+/** The first measurement spans at least this many tokens of time, later ones MEASURE_TOKENS; a 429 sooner changes nothing. */
+const FIRST_MEASURE_TOKENS = 60;
 const MEASURE_TOKENS = 20;
-/** The measured share is used less this part of it, so that the API's bucket fills a little again. */
+/** A share set from a measurement is this part less, so that the API's bucket fills a little again. */
 const MARGIN = 0.05;
+/** A measured share within this part of an even split (1/2, 1/3, ...) is taken as that split. */
+const SNAP = 0.15;
+/** A 429 with a share got through this part below the rate: someone came. */
+const CROWDED = 0.15;
+/** A 429 within this many tokens of time after the last one: the share is a little too large. */
+const HIT_AGAIN_TOKENS = 100;
 /** The share never drops below this. */
 const MIN_SHARE = 0.05;
 /** A measured share of at least this much of the limit means the process is alone again. */
 const ALONE_SHARE = 0.95;
-/** Answers after a 429 before the rate probes for more (so about one 429 per this many requests). */
-const PROBE_AFTER_ANSWERS = 150;
-/** While probing, the rate doubles in this many tokens of time. */
-const PROBE_DOUBLING_TOKENS = 40;
-/** A probe goes up to this many times the credential's rate. */
-const MAX_SHARE = 2;
+/** When drains come (each wait times 0.75 to 1.25 at random, so that processes drain apart): see above. */
+const DRAIN_FIRST_TOKENS = 90;
+const DRAIN_AFTER_ANSWERS = 300;
+const DRAIN_BANK_TOKENS = 400;
+const END_DRAIN_TOKENS = 100;
+/** A drain that found this much more than the rate (of the limit, or of the rate) found news. */
+const FOUND_AGAIN = 0.1;
+const FOUND_REL = 0.25;
+const DRAIN_AGAIN_TOKENS = 30;
+/** After a drain's 429, the drainer pauses at least this many tokens of time, so the API's bucket fills again for the others. */
+const DRAIN_PAUSE_TOKENS = 5;
 
 /** How this process shares the limit with others since its first 429. */
 interface Sharing {
-	/** The share of the limit measured at the last 429 (less the margin), or halved at the first. */
+	/** The share of the limit in use: FIRST_SHARE until the first measurement, then as measured. */
 	share: number;
+	measured: boolean;
 	/** When the current measurement started (a 429: the API's bucket was empty), and the answers since. */
 	since: number;
 	answers: number;
-	/** The unused tokens after which the rate probes: the burst, times 0.5 to 1.5 at random (processes probe apart). */
-	probeAfterUnused: number;
-	/** When the probe started; undefined while the rate holds. */
-	probingSince?: number;
+	/** When the next drain starts (a drain lasts until the next 429), and the wait before it in tokens. */
+	drainAt: number;
+	drainWait: number;
+	/** Whether the drain near the end of a node run is still to come (again once a run has more items left). */
+	endDrainDue: boolean;
 }
 
 interface Bucket {
@@ -76,8 +98,14 @@ interface Bucket {
 	refilledAt?: number;
 	/** No request before this time: the API said when it has room again. */
 	pausedUntil: number;
+	/** No token before this time: beyond BURST_FREE, the burst is spent at most at BURST_PACE times the rate. */
+	nextAt: number;
 	/** Undefined until the first 429 for the credential's limit. */
 	sharing?: Sharing;
+	/** While draining: the next request goes at the answer to the one before, or at this time. */
+	drainNextAt: number;
+	/** Wakes the requests waiting for the answer to a drain's request. */
+	answered?: { promise: Promise<void>; resolve: () => void };
 }
 
 const buckets = new Map<string, Bucket>();
@@ -89,7 +117,7 @@ export function bucketKey(...parts: string[]): string {
 function bucketFor(key: string, limit: RateLimit): Bucket {
 	let bucket = buckets.get(key);
 	if (!bucket) {
-		bucket = { limit, tokens: limit.burst, pausedUntil: 0 };
+		bucket = { limit, tokens: limit.burst, pausedUntil: 0, nextAt: 0, drainNextAt: 0 };
 		buckets.set(key, bucket);
 	}
 	if (bucket.limit.perMinute !== limit.perMinute || bucket.limit.burst !== limit.burst) {
@@ -99,100 +127,159 @@ function bucketFor(key: string, limit: RateLimit): Bucket {
 	return bucket;
 }
 
-/** A span of time in tokens of the credential's limit. */
+/** A span of time in tokens of the credential's limit, and back. */
 function tokensIn(bucket: Bucket, ms: number): number {
 	return (ms / 60_000) * bucket.limit.perMinute;
 }
 
-/** Starts the probe once enough answers came since the last 429, or enough tokens went unused. */
-function probeWhenDue(bucket: Bucket, sharing: Sharing, now: number): void {
-	if (sharing.probingSince !== undefined) return;
-	const unused = tokensIn(bucket, now - sharing.since) - sharing.answers;
-	if (sharing.answers >= PROBE_AFTER_ANSWERS || unused >= sharing.probeAfterUnused) sharing.probingSince = now;
+function msOf(bucket: Bucket, tokens: number): number {
+	return (tokens * 60_000) / bucket.limit.perMinute;
 }
 
-/** The share of the limit in use now: the whole limit until the first 429, then as measured, or growing while probing. */
-function shareAt(bucket: Bucket, now: number): number {
-	const sharing = bucket.sharing;
-	if (!sharing) return 1;
-	probeWhenDue(bucket, sharing, now);
-	if (sharing.probingSince === undefined) return sharing.share;
-	return Math.min(MAX_SHARE, sharing.share * 2 ** (tokensIn(bucket, now - sharing.probingSince) / PROBE_DOUBLING_TOKENS));
+function msPerToken(bucket: Bucket): number {
+	return msOf(bucket, 1 / (bucket.sharing?.share ?? 1)) * SAFETY;
 }
 
-function msPerToken(bucket: Bucket, now: number): number {
-	return (60_000 / (bucket.limit.perMinute * shareAt(bucket, now))) * SAFETY;
+function draining(bucket: Bucket, now: number): boolean {
+	return bucket.sharing !== undefined && now >= bucket.sharing.drainAt;
 }
 
 function refill(bucket: Bucket, now: number): void {
 	if (bucket.refilledAt === undefined || now <= bucket.refilledAt) return;
-	bucket.tokens = Math.min(bucket.limit.burst, bucket.tokens + (now - bucket.refilledAt) / msPerToken(bucket, now));
+	bucket.tokens = Math.min(bucket.limit.burst, bucket.tokens + (now - bucket.refilledAt) / msPerToken(bucket));
 	bucket.refilledAt = now;
 }
 
-/** Waits until the credential's bucket has a token and is not paused, then takes the token. */
-export async function takeToken(key: string, limit: RateLimit): Promise<void> {
+async function nextAnswer(bucket: Bucket): Promise<void> {
+	if (!bucket.answered) {
+		let resolve = () => {};
+		const promise = new Promise<void>((done) => (resolve = done));
+		bucket.answered = { promise, resolve };
+	}
+	return await bucket.answered.promise;
+}
+
+/** Starts the drain near the end of a node run: when the items left are what the rate sends in END_DRAIN_TOKENS. */
+function drainNearEnd(sharing: Sharing, itemsLeft: number, now: number): void {
+	if (itemsLeft > sharing.share * END_DRAIN_TOKENS) sharing.endDrainDue = true;
+	else if (sharing.endDrainDue) {
+		sharing.endDrainDue = false;
+		sharing.drainAt = Math.min(sharing.drainAt, now);
+	}
+}
+
+/**
+ * Waits until the credential's bucket has a token and is not paused, then takes the token. `itemsLeft`: the items of
+ * the node run after this one (the drain near its end).
+ */
+export async function takeToken(key: string, limit: RateLimit, itemsLeft?: number): Promise<void> {
 	const bucket = bucketFor(key, limit);
+	if (bucket.sharing && itemsLeft !== undefined) drainNearEnd(bucket.sharing, itemsLeft, Date.now());
 	for (;;) {
 		const now = Date.now();
 		refill(bucket, now);
 		if (now < bucket.pausedUntil) {
 			await sleep(bucket.pausedUntil - now);
+		} else if (draining(bucket, now)) {
+			// One request after the other, as fast as the API answers (and at least at twice its rate), until a 429.
+			if (now >= bucket.drainNextAt) {
+				bucket.drainNextAt = now + msOf(bucket, 0.5);
+				return;
+			}
+			await Promise.race([sleep(bucket.drainNextAt - now), nextAnswer(bucket)]);
+		} else if (now < bucket.nextAt) {
+			await sleep(bucket.nextAt - now);
 		} else if (bucket.tokens < 1) {
 			// Until the next token and a random part of one more (what is not used stays in the bucket): the requests of
 			// several processes reach the API at random moments rather than like clockwork, so that which of them meets a
-			// 429 depends less on how their clocks fall against each other. At most a second: a probe may start meanwhile.
-			await sleep(Math.min(1000, Math.ceil((1 - bucket.tokens + Math.random()) * msPerToken(bucket, now))));
+			// 429 depends less on how their clocks fall against each other. At most a second: a drain may start meanwhile.
+			await sleep(Math.min(1000, Math.ceil((1 - bucket.tokens + Math.random()) * msPerToken(bucket))));
 		} else {
 			bucket.tokens -= 1;
+			if (bucket.tokens < limit.burst - BURST_FREE) bucket.nextAt = now + msOf(bucket, 1 / BURST_PACE);
 			return;
 		}
 	}
 }
 
-/** Called with every answer from the API but a 429: the first one starts the refill clock. */
+/** Called with every answer from the API but a 429: the first one starts the refill clock; a drain sends the next request. */
 export function noteAnswer(key: string, limit: RateLimit): void {
 	const bucket = bucketFor(key, limit);
-	bucket.refilledAt ??= Date.now();
-	if (bucket.sharing) bucket.sharing.answers++;
+	const now = Date.now();
+	bucket.refilledAt ??= now;
+	if (!bucket.sharing) return;
+	bucket.sharing.answers++;
+	if (draining(bucket, now)) {
+		bucket.drainNextAt = now;
+		bucket.answered?.resolve();
+		bucket.answered = undefined;
+	}
 }
 
 /** The share got through since the measurement started (at most the whole limit); undefined when the span is too short to tell. */
 function measuredShare(bucket: Bucket, sharing: Sharing, now: number): number | undefined {
 	const span = tokensIn(bucket, now - sharing.since);
-	return span < MEASURE_TOKENS ? undefined : Math.min(1, sharing.answers / span);
+	return span < (sharing.measured ? MEASURE_TOKENS : FIRST_MEASURE_TOKENS) ? undefined : Math.min(1, sharing.answers / span);
 }
 
-/**
- * What a 429 for the credential's limit teaches: halve at the first, measure at a later one and hold that share (or,
- * with nearly the whole limit measured, the others have stopped: back to the whole limit, as before the first 429).
- */
-function share(bucket: Bucket, now: number): void {
-	const probeAfterUnused = bucket.limit.burst * (0.5 + Math.random());
+/** The measured share less the margin; an even split (1/2, 1/3, ...) when it is within SNAP of one. */
+function shareOf(measured: number): number {
+	const n = Math.max(2, Math.round(1 / measured));
+	const splits = [n - 1, n, n + 1].filter((k) => k >= 2).map((k) => 1 / k);
+	const even = splits.reduce((best, split) => (Math.abs(split - measured) < Math.abs(best - measured) ? split : best));
+	return (Math.abs(measured - even) <= SNAP * even ? even : measured) * (1 - MARGIN);
+}
+
+function scheduleDrain(bucket: Bucket, sharing: Sharing, now: number, waitTokens: number): void {
+	sharing.drainWait = waitTokens;
+	sharing.drainAt = now + msOf(bucket, waitTokens * (0.75 + Math.random() / 2));
+}
+
+/** The share after a 429 that measured `measured`, and the next drain when the 429 ended one. */
+function reshare(bucket: Bucket, sharing: Sharing, now: number, measured: number, drained: boolean): void {
+	const rate = sharing.share / SAFETY;
+	const found = measured - rate;
+	const news = found >= FOUND_AGAIN || found >= FOUND_REL * rate;
+	let next = sharing.share;
+	if (!sharing.measured || found < -CROWDED * rate || (drained && news)) next = shareOf(measured);
+	else if (!drained && tokensIn(bucket, now - sharing.since) < HIT_AGAIN_TOKENS) next = sharing.share * (1 - MARGIN);
+	if (drained) {
+		const waitTokens = news ? DRAIN_AGAIN_TOKENS : Math.min(DRAIN_BANK_TOKENS / Math.max(1 - measured, 0.1), DRAIN_AFTER_ANSWERS / next);
+		scheduleDrain(bucket, sharing, now, waitTokens);
+	}
+	Object.assign(sharing, { share: Math.min(1, Math.max(MIN_SHARE, next)), measured: true, since: now, answers: 0 });
+}
+
+/** What a 429 for the credential's limit teaches (see above). */
+function share(bucket: Bucket, now: number, drained: boolean): void {
 	const sharing = bucket.sharing;
 	if (!sharing) {
-		bucket.sharing = { share: FIRST_SHARE, since: now, answers: 0, probeAfterUnused };
+		bucket.sharing = { share: FIRST_SHARE, measured: false, since: now, answers: 0, drainAt: 0, drainWait: 0, endDrainDue: true };
+		scheduleDrain(bucket, bucket.sharing, now, DRAIN_FIRST_TOKENS);
 		return;
 	}
 	const measured = measuredShare(bucket, sharing, now);
-	if (measured !== undefined && measured >= ALONE_SHARE) {
+	if (measured === undefined) {
+		if (drained) scheduleDrain(bucket, sharing, now, sharing.drainWait);
+	} else if (measured >= ALONE_SHARE) {
 		bucket.sharing = undefined;
-		return;
+	} else {
+		reshare(bucket, sharing, now, measured, drained);
 	}
-	if (measured !== undefined) Object.assign(sharing, { share: Math.max(MIN_SHARE, measured * (1 - MARGIN)), since: now, answers: 0 });
-	Object.assign(sharing, { probingSince: undefined, probeAfterUnused });
 }
 
 /**
  * Called with a 429 for the credential's limit: the API's bucket is empty. This one keeps one token, for the
- * request the API has room for when its Retry-After is over, and pauses until then; the share of the limit is
- * set once per pause, as several requests in flight may all come back with 429.
+ * request the API has room for when its Retry-After is over, and pauses until then (a drainer at least
+ * DRAIN_PAUSE_TOKENS); the share is set once per pause, as several requests in flight may all come back with 429.
  */
 export function noteRateLimited(key: string, limit: RateLimit, waitMs: number): void {
 	const bucket = bucketFor(key, limit);
 	const now = Date.now();
-	if (now >= bucket.pausedUntil) share(bucket, now);
-	bucket.pausedUntil = Math.max(bucket.pausedUntil, now + waitMs);
+	const drained = draining(bucket, now);
+	const pause = drained ? Math.max(waitMs, msOf(bucket, DRAIN_PAUSE_TOKENS)) : waitMs;
+	if (now >= bucket.pausedUntil) share(bucket, now, drained);
+	bucket.pausedUntil = Math.max(bucket.pausedUntil, now + pause);
 	bucket.tokens = 1;
 	bucket.refilledAt = bucket.pausedUntil;
 }

@@ -220,8 +220,8 @@ function backoffMs(attempt: number): number {
 	return Math.round(base / 2 + (Math.random() * base) / 2);
 }
 
-async function send(ctx: ApiContext, auth: Auth, options: IHttpRequestOptions): Promise<IN8nHttpFullResponse> {
-	await takeToken(auth.bucket, auth.limit);
+async function send(ctx: ApiContext, auth: Auth, options: IHttpRequestOptions, itemsLeft?: number): Promise<IN8nHttpFullResponse> {
+	await takeToken(auth.bucket, auth.limit, itemsLeft);
 	const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, auth.credentialType, options, {
 		credentialsDecrypted: auth.credentials,
 	})) as IN8nHttpFullResponse;
@@ -256,6 +256,12 @@ function redirected(options: IHttpRequestOptions, status: number, url: string): 
 	return keep ? { ...options, url, qs: undefined } : { ...options, url, qs: undefined, method: 'GET', body: undefined };
 }
 
+/** The items of the node run after this one (the rate limiter drains once near a run's end); undefined outside a node run. */
+function itemsAfter(ctx: ApiContext, itemIndex: number): number | undefined {
+	if (!('getInputData' in ctx)) return undefined;
+	return Math.max(0, (ctx.getInputData()?.length ?? 0) - itemIndex - 1);
+}
+
 export async function apiRequest(ctx: ApiContext, itemIndex: number, request: ApiRequest): Promise<unknown> {
 	const path = buildPath(ctx, itemIndex, request.path, request.pathParams);
 	const auth = await resolveAuth(ctx, itemIndex, request);
@@ -278,13 +284,14 @@ export async function apiRequest(ctx: ApiContext, itemIndex: number, request: Ap
 		options = { ...options, json: false, encoding: 'arraybuffer' };
 	}
 	const isRead = request.method === 'GET';
+	const itemsLeft = itemsAfter(ctx, itemIndex);
 	if (request.callsPerMinute) await takeEndpointCall(bucketKey(auth.bucket, request.method, request.path), request.callsPerMinute);
 	let firstRateLimitAt: number | undefined;
 	let redirects = 0;
 	for (let attempt = 0; ; attempt++) {
 		let response: IN8nHttpFullResponse;
 		try {
-			response = await send(ctx, auth, options);
+			response = await send(ctx, auth, options, itemsLeft);
 		} catch (error) {
 			if (isRead && attempt + 1 < READ_TRIES) {
 				await sleep(backoffMs(attempt) / 2);
