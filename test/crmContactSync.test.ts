@@ -60,8 +60,14 @@ test('250 rows: the right creates and updates, no duplicate email, unchanged row
 	expect(outcomes.slice(240).every((outcome) => outcome === 'unchanged')).toBe(true);
 	const log = await world().requests();
 	const count = (method: string, status?: number) => log.filter((request) => request.method === method && (status === undefined || request.status === status)).length;
-	expect([count('GET', 200), count('POST', 201), count('PATCH', 200), count('PATCH', 429)]).toEqual([251, 40, 20, 1]);
-	expect(log.filter((request) => request.status === 429)).toHaveLength(1);
+	expect([count('GET', 200), count('POST', 201), count('PATCH', 200)]).toEqual([251, 40, 20]);
+	// The injected 429 on item 191's update, and at most three more: after a 429 the process shares the credential as if
+	// another process used it, until a drain (requests back to back until one 429, retried) finds it alone; one drain
+	// comes near the end of the run, and a drain that finds room drains again soon.
+	const refused = log.filter((request) => request.status === 429);
+	expect(refused.filter((request) => request.method === 'PATCH' && request.path === `/crm/${String(renamed.id)}`)).not.toHaveLength(0);
+	expect(refused.length).toBeLessThanOrEqual(4);
+	expect(log).toHaveLength(251 + 40 + 20 + refused.length);
 
 	const contacts = await allContacts(setup);
 	expect(contacts).toHaveLength(240);

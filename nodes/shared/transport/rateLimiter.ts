@@ -216,10 +216,13 @@ export function noteAnswer(key: string, limit: RateLimit): void {
 	}
 }
 
-/** The share got through since the measurement started (at most the whole limit); undefined when the span is too short to tell. */
-function measuredShare(bucket: Bucket, sharing: Sharing, now: number): number | undefined {
+/**
+ * The share got through since the measurement started (at most the whole limit); undefined when the span is too short
+ * to tell (a drain's 429 needs MEASURE_TOKENS: it took what the API had saved, so it measures also before the first).
+ */
+function measuredShare(bucket: Bucket, sharing: Sharing, now: number, drained: boolean): number | undefined {
 	const span = tokensIn(bucket, now - sharing.since);
-	return span < (sharing.measured ? MEASURE_TOKENS : FIRST_MEASURE_TOKENS) ? undefined : Math.min(1, sharing.answers / span);
+	return span < (sharing.measured || drained ? MEASURE_TOKENS : FIRST_MEASURE_TOKENS) ? undefined : Math.min(1, sharing.answers / span);
 }
 
 /** The measured share less the margin; an even split (1/2, 1/3, ...) when it is within SNAP of one. */
@@ -258,7 +261,7 @@ function share(bucket: Bucket, now: number, drained: boolean): void {
 		scheduleDrain(bucket, bucket.sharing, now, DRAIN_FIRST_TOKENS);
 		return;
 	}
-	const measured = measuredShare(bucket, sharing, now);
+	const measured = measuredShare(bucket, sharing, now, drained);
 	if (measured === undefined) {
 		if (drained) scheduleDrain(bucket, sharing, now, sharing.drainWait);
 	} else if (measured >= ALONE_SHARE) {
