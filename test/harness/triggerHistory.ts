@@ -90,6 +90,19 @@ export async function sandboxNow(world: World): Promise<number> {
 	return Date.parse(((await world.control('POST', '/__sandbox/clock/advance', { seconds: 0 })) as { now: string }).now);
 }
 
+/** The steps every history draws: the clock moves on, a poll (with a budget too short for all its pages), a restart. */
+export type CommonStep = { kind: 'advance'; seconds: number } | { kind: 'poll'; shortBudget: boolean } | { kind: 'restart'; fromLastEmit: boolean };
+
+export const commonSteps = [
+	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('advance' as const), seconds: fc.integer({ min: 1, max: 180 }) }) },
+	{ weight: 5, arbitrary: fc.record({ kind: fc.constant('poll' as const), shortBudget: fc.boolean() }) },
+	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('restart' as const), fromLastEmit: fc.boolean() }) },
+];
+
+/** `count` moments from `now` back over `spreadMs`, on a 3 ms grid: several share each moment. */
+export const burstTimes = (now: number, count: number, spreadMs: number): number[] =>
+	Array.from({ length: count }, (_, i) => now - Math.floor((spreadMs * i) / count / 3) * 3);
+
 /** One history of one event: the trigger's stored state, what it emitted (times per ID), and the polls that make it. */
 export class PolledHistory {
 	emitted = new Map<string, number>();
@@ -142,6 +155,20 @@ export class PolledHistory {
 		for (const item of items ?? []) this.emitted.set(String(item.id), (this.emitted.get(String(item.id)) ?? 0) + 1);
 		this.state = staticData;
 		if (items?.length) this.lastEmitState = staticData;
+	}
+
+	/** A step every history draws. */
+	async runCommon(step: CommonStep): Promise<void> {
+		switch (step.kind) {
+			case 'advance':
+				await this.world.control('POST', '/__sandbox/clock/advance', { seconds: step.seconds });
+				return;
+			case 'poll':
+				await this.poll(step.shortBudget ? { budgetMs: 1 } : {});
+				return;
+			case 'restart':
+				return this.restart(step.fromLastEmit);
+		}
 	}
 
 	/** n8n restarted: the stored state read back, or the state of the last poll that emitted (n8n 1.x stores no other). */

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 
 import { LOOKBACK_MS } from '../../nodes/shared/trigger/watermark';
-import type { ListOrder } from '../harness/triggerHistory';
-import { assertHistories, historyTenant, PolledHistory, pollTotals, propertyRuns, sandboxNow } from '../harness/triggerHistory';
+import type { CommonStep, ListOrder } from '../harness/triggerHistory';
+import { assertHistories, burstTimes, commonSteps, historyTenant, PolledHistory, pollTotals, propertyRuns, sandboxNow } from '../harness/triggerHistory';
 import { useWorld } from '../harness/world';
 
 /**
@@ -52,12 +52,10 @@ type Step =
 	| { kind: 'outbound'; count: number; pick: number }
 	| { kind: 'late'; count: number; fresh: boolean; pick: number; lagMs: number }
 	| { kind: 'burst'; count: number; spreadMs: number; pick: number }
-	| { kind: 'advance'; seconds: number }
-	| { kind: 'poll'; shortBudget: boolean }
 	| { kind: 'whilePaging'; backlog: number; reuse: number; tie: number; ageSeconds: number; target: Target; direction: 'inbound' | 'outbound'; count: number; lagMs: number; abandon: boolean }
 	| { kind: 'failingPoll'; request: 'firstPage' | 'secondPage' | 'messages'; after: number }
-	| { kind: 'restart'; fromLastEmit: boolean }
-	| { kind: 'twice' };
+	| { kind: 'twice' }
+	| CommonStep;
 
 const late = fc.integer({ min: 1, max: LOOKBACK_MS - 2000 });
 
@@ -71,8 +69,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('outbound' as const), count: fc.integer({ min: 1, max: 5 }), pick: fc.nat() }) },
 	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('late' as const), count: fc.integer({ min: 1, max: 5 }), fresh: fc.boolean(), pick: fc.nat(), lagMs: late }) },
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('burst' as const), count: fc.integer({ min: 101, max: 160 }), spreadMs: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5000 })), pick: fc.nat() }) },
-	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('advance' as const), seconds: fc.integer({ min: 1, max: 180 }) }) },
-	{ weight: 5, arbitrary: fc.record({ kind: fc.constant('poll' as const), shortBudget: fc.boolean() }) },
+	...commonSteps,
 	{
 		weight: 3,
 		arbitrary: fc.record({
@@ -89,7 +86,6 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 		}),
 	},
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('failingPoll' as const), request: fc.constantFrom('firstPage' as const, 'secondPage' as const, 'messages' as const), after: fc.nat({ max: 3 }) }) },
-	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('restart' as const), fromLastEmit: fc.boolean() }) },
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('twice' as const) }) },
 );
 
@@ -199,28 +195,23 @@ class InboundHistory extends PolledHistory {
 				// over spreadMs: groups share a moment.
 				const shift = step.pick % (this.conversations.length || 1);
 				const existing = [...this.conversations.slice(shift), ...this.conversations.slice(0, shift)];
-				for (let i = 0; i < step.count; i++) await this.inbound(existing[i], now - Math.floor((step.spreadMs * i) / step.count / 3) * 3);
+				const times = burstTimes(now, step.count, step.spreadMs);
+				for (let i = 0; i < step.count; i++) await this.inbound(existing[i], times[i]);
 				return;
 			}
-			case 'advance':
-				await world().control('POST', '/__sandbox/clock/advance', { seconds: step.seconds });
-				return;
-			case 'poll':
-				await this.poll(step.shortBudget ? { budgetMs: 1 } : {});
-				return;
 			case 'whilePaging':
 				return await this.messagesWhilePaging(step);
 			case 'failingPoll': {
 				const faults = { firstPage: { path: CONVERSATIONS, after: 0 }, secondPage: { path: CONVERSATIONS, after: 1 }, messages: { path: `${CONVERSATIONS}/*`, after: step.after } };
 				return await this.failingPoll(faults[step.request]);
 			}
-			case 'restart':
-				return this.restart(step.fromLastEmit);
 			case 'twice':
 				// Dispatched twice on the same saved state: the first run is dropped, the second runs from that same state.
 				await this.abandoned();
 				await this.poll();
 				return;
+			default:
+				return await this.runCommon(step);
 		}
 	}
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 
 import { LOOKBACK_MS } from '../../nodes/shared/trigger/watermark';
-import type { ListOrder } from '../harness/triggerHistory';
-import { assertHistories, historyTenant, PolledHistory, pollTotals, propertyRuns, sandboxNow } from '../harness/triggerHistory';
+import type { CommonStep, ListOrder } from '../harness/triggerHistory';
+import { assertHistories, burstTimes, commonSteps, historyTenant, PolledHistory, pollTotals, propertyRuns, sandboxNow } from '../harness/triggerHistory';
 import { useWorld } from '../harness/world';
 
 /**
@@ -42,20 +42,17 @@ type Step =
 	| { kind: 'late'; count: number; lagMs: number }
 	| { kind: 'burst'; count: number; spreadMs: number }
 	| { kind: 'delete'; pick: number }
-	| { kind: 'advance'; seconds: number }
-	| { kind: 'poll'; shortBudget: boolean }
 	| { kind: 'changeWhilePaging'; backlog: number; ageSeconds: number; change: 'create' | 'delete'; count: number; lagMs: number }
 	| { kind: 'failingPoll'; page: 0 | 1 }
-	| { kind: 'restart'; fromLastEmit: boolean }
-	| { kind: 'abandoned' };
+	| { kind: 'abandoned' }
+	| CommonStep;
 
 const step: fc.Arbitrary<Step> = fc.oneof(
 	{ weight: 4, arbitrary: fc.record({ kind: fc.constant('create' as const), count: fc.integer({ min: 1, max: 30 }), shared: fc.boolean() }) },
 	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('late' as const), count: fc.integer({ min: 1, max: 5 }), lagMs: fc.integer({ min: 1, max: LOOKBACK_MS - 2000 }) }) },
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('burst' as const), count: fc.integer({ min: 120, max: 400 }), spreadMs: fc.integer({ min: 0, max: 5000 }) }) },
 	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }) },
-	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('advance' as const), seconds: fc.integer({ min: 1, max: 180 }) }) },
-	{ weight: 5, arbitrary: fc.record({ kind: fc.constant('poll' as const), shortBudget: fc.boolean() }) },
+	...commonSteps,
 	{
 		weight: 2,
 		arbitrary: fc.record({
@@ -68,7 +65,6 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 		}),
 	},
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('failingPoll' as const), page: fc.constantFrom(0 as const, 1 as const) }) },
-	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('restart' as const), fromLastEmit: fc.boolean() }) },
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('abandoned' as const) }) },
 );
 
@@ -128,27 +124,21 @@ class History extends PolledHistory {
 			case 'burst': {
 				const now = await this.now();
 				// Timestamps spread over spreadMs, several records on each: groups share a moment.
-				return await this.add(Array.from({ length: step.count }, (_, i) => now - Math.floor((step.spreadMs * i) / step.count / 3) * 3));
+				return await this.add(burstTimes(now, step.count, step.spreadMs));
 			}
 			case 'delete': {
 				const alive = this.contacts.filter((contact) => !contact.deleted);
 				if (!alive.length) return;
 				return await this.remove(alive[step.pick % alive.length]);
 			}
-			case 'advance':
-				await world().control('POST', '/__sandbox/clock/advance', { seconds: step.seconds });
-				return;
-			case 'poll':
-				await this.poll(step.shortBudget ? { budgetMs: 1 } : {});
-				return;
 			case 'failingPoll':
 				return await this.failingPoll({ path: '/crm', after: step.page });
 			case 'changeWhilePaging':
 				return await this.changeWhilePaging(step);
-			case 'restart':
-				return this.restart(step.fromLastEmit);
 			case 'abandoned':
 				return await this.abandoned();
+			default:
+				return await this.runCommon(step);
 		}
 	}
 
