@@ -103,10 +103,11 @@ describe('several processes on one credential, in virtual time', () => {
 			const write = async ({ startAt, writes }: Writer, process: number) => {
 				const transport = separateTransport();
 				await wait(startAt);
-				const context = transportContext(credential, send(process));
+				// A node run of `writes` items: the transport tells the limiter how many follow (its drain near the end).
+				const context = { ...transportContext(credential, send(process)), getInputData: () => new Array(writes).fill({ json: {} }) };
 				const results = await inParallel(writes, 5, async (index) => {
 					const request = { method: 'POST' as const, path: '/crm', body: { email: `p${process}-${index}@example.com` } };
-					return await transport.apiRequest(context, 0, request).then(() => 'ok', (error: Error) => error.message);
+					return await transport.apiRequest(context, index, request).then(() => 'ok', (error: Error) => error.message);
 				}, () => false);
 				return { results, endedAt: Date.now() - started };
 			};
@@ -135,7 +136,7 @@ describe('several processes on one credential, in virtual time', () => {
 		expect(ends[0].endedAt / minimumMs(500)).toBeLessThanOrEqual(1.03);
 	});
 
-	test.each([1, 2, 3])('three processes start 500 writes each together (seed %i): none fails, ≤ 1.15 × the minimum, 429s after the first minute ≤ 2 %', async (seed) => {
+	test.each([1, 2, 3])('three processes start 500 writes each together (seed %i): none fails, ≤ 1.15 × the minimum, 429s after the first minute ≤ 1.5 %', async (seed) => {
 		const { answers, failed, ends } = await run([0, 300, 600].map((startAt) => ({ startAt, writes: 500 })), seed);
 		expect(failed).toEqual([]);
 		// Each write applied once: 1,500 answers 201, all others 429.
@@ -143,9 +144,22 @@ describe('several processes on one credential, in virtual time', () => {
 		expect(answers.filter((answer) => answer.status !== 201 && answer.status !== 429)).toEqual([]);
 		const wall = Math.max(...ends.map((end) => end.endedAt));
 		expect(wall / minimumMs(1500)).toBeLessThanOrEqual(1.15);
-		// A limiter whose share grew back to the whole limit within a minute had 16 % here. The benchmark's target is 1 %
-		// (npm run bench:queue); in this model the limiter gives 0.6 to 2.1 % over many seeds, 1.2 % on average.
-		expect(share429(answers.filter((answer) => answer.at >= MINUTE))).toBeLessThanOrEqual(0.02);
+		// A limiter whose share grew back to the whole limit within a minute had 16 % here; the one before this release's
+		// fewer drains 0.6 to 2.1 % over many seeds. The benchmark's target, 1 %, is checked on runs like it below.
+		expect(share429(answers.filter((answer) => answer.at >= MINUTE))).toBeLessThanOrEqual(0.015);
+	});
+
+	test('three processes start 500 writes each within a tenth of a second (as the benchmark\'s workers do), eight seeds: each run ≤ 1.15 × the minimum, 429s after the first minute ≤ 1 % on average and ≤ 1.5 % in each', async () => {
+		const shares: number[] = [];
+		for (let seed = 1; seed <= 8; seed++) {
+			const { answers, failed, ends } = await run([0, 1, 2].map((i) => ({ startAt: (i * 37 * seed) % 100, writes: 500 })), seed);
+			expect(failed).toEqual([]);
+			expect(Math.max(...ends.map((end) => end.endedAt)) / minimumMs(1500)).toBeLessThanOrEqual(1.15);
+			shares.push(share429(answers.filter((answer) => answer.at >= MINUTE)));
+		}
+		// Over 96 such runs in this model: 0.4 to 1.2 %, 0.75 % on average (the limiter before: about 1.2 % on average).
+		expect(Math.max(...shares)).toBeLessThanOrEqual(0.015);
+		expect(shares.reduce((sum, share) => sum + share, 0) / shares.length).toBeLessThanOrEqual(0.01);
 	});
 
 	test('a second process joins: both go on without a failed write, and the first one soon takes about half the limit', async () => {

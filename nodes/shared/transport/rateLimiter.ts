@@ -27,12 +27,16 @@ import { sleep } from 'n8n-workflow';
  * - to find room the others left, the process drains: it sends its requests one after another, as fast as the API
  *   answers, until a 429 (the API's bucket is empty: what it had saved is taken, one 429 is the price, and it meets
  *   this process, not the others), then pauses DRAIN_PAUSE_TOKENS. A drain that found FOUND_AGAIN of the limit more
- *   than the rate (or FOUND_REL of the rate) took the room as its share and drains again after DRAIN_AGAIN_TOKENS;
- *   a share of ALONE_SHARE or more means the others have stopped: the whole limit again, no more drains;
- * - a process drains DRAIN_FIRST_TOKENS after its first 429, then after DRAIN_AFTER_ANSWERS answers or when the
- *   others, had they stopped, would have left DRAIN_BANK_TOKENS unused in the API's bucket, whichever comes first,
- *   and once when its node run has few items left (what its rate sends in END_DRAIN_TOKENS): a process about to
- *   end finds what the others left before it ends, rather than after.
+ *   than the rate (or FOUND_REL of the rate), and at least FOUND_TOKENS, took the room as its share and drains again
+ *   after DRAIN_AGAIN_TOKENS (less, such as the margins of the others' shares, is taken but changes no share: shares
+ *   stay equal); a share of ALONE_SHARE or more means the others have stopped: the whole limit again, no more drains;
+ * - every drain costs a 429, so a process drains seldom: DRAIN_FIRST_TOKENS after its first 429 if no crowding
+ *   followed (a stray 429: it finds itself alone), else DRAIN_MEASURED_TOKENS after the first measurement; then after
+ *   DRAIN_AFTER_ANSWERS answers or when the others, had they stopped, would have left DRAIN_BANK_TOKENS unused in the
+ *   API's bucket, whichever comes first; and once when its node run has few items left (what its rate sends in
+ *   END_DRAIN_TOKENS): a process about to end finds what the others left before it ends, rather than after. A drain
+ *   due shortly before that one (within END_NEAR of its wait) waits for it, and no drain starts within
+ *   DRAIN_SPAN_TOKENS of a 429 (the API's bucket was empty then: too little could have been left to tell).
  * Every 429 pauses the bucket until the API's Retry-After. Times are counted in tokens of the credential's limit
  * (60 s at 100 per minute are 100 tokens), so a smaller or larger limit behaves alike.
  */
@@ -50,7 +54,7 @@ const BURST_PACE = 10;
 /** The share of the limit after the first 429, until the first measurement. */
 const FIRST_SHARE = 0.5;
 /** The first measurement spans at least this many tokens of time, later ones MEASURE_TOKENS; a 429 sooner changes nothing. */
-const FIRST_MEASURE_TOKENS = 60;
+const FIRST_MEASURE_TOKENS = 75;
 const MEASURE_TOKENS = 20;
 /** A share set from a measurement is this part less, so that the API's bucket fills a little again. */
 const MARGIN = 0.05;
@@ -65,13 +69,18 @@ const MIN_SHARE = 0.05;
 /** A measured share of at least this much of the limit means the process is alone again. */
 const ALONE_SHARE = 0.95;
 /** When drains come (each wait times 0.75 to 1.25 at random, so that processes drain apart): see above. */
-const DRAIN_FIRST_TOKENS = 90;
+const DRAIN_FIRST_TOKENS = 150;
+const DRAIN_MEASURED_TOKENS = 600;
 const DRAIN_AFTER_ANSWERS = 300;
 const DRAIN_BANK_TOKENS = 400;
-const END_DRAIN_TOKENS = 100;
-/** A drain that found this much more than the rate (of the limit, or of the rate) found news. */
-const FOUND_AGAIN = 0.1;
-const FOUND_REL = 0.25;
+const END_DRAIN_TOKENS = 200;
+const END_NEAR = 0.4;
+/** A drain starts at least this many tokens of time after the last 429 (the API's bucket was empty then). */
+const DRAIN_SPAN_TOKENS = 60;
+/** A drain that found this much more than the rate (of the limit, or of the rate), and at least FOUND_TOKENS, found news. */
+const FOUND_AGAIN = 0.2;
+const FOUND_REL = 0.6;
+const FOUND_TOKENS = 10;
 const DRAIN_AGAIN_TOKENS = 30;
 /** After a drain's 429, the drainer pauses at least this many tokens of time, so the API's bucket fills again for the others. */
 const DRAIN_PAUSE_TOKENS = 5;
@@ -141,7 +150,8 @@ function msPerToken(bucket: Bucket): number {
 }
 
 function draining(bucket: Bucket, now: number): boolean {
-	return bucket.sharing !== undefined && now >= bucket.sharing.drainAt;
+	const sharing = bucket.sharing;
+	return sharing !== undefined && now >= sharing.drainAt && tokensIn(bucket, now - sharing.since) >= DRAIN_SPAN_TOKENS;
 }
 
 function refill(bucket: Bucket, now: number): void {
@@ -159,10 +169,16 @@ async function nextAnswer(bucket: Bucket): Promise<void> {
 	return await bucket.answered.promise;
 }
 
-/** Starts the drain near the end of a node run: when the items left are what the rate sends in END_DRAIN_TOKENS. */
-function drainNearEnd(sharing: Sharing, itemsLeft: number, now: number): void {
-	if (itemsLeft > sharing.share * END_DRAIN_TOKENS) sharing.endDrainDue = true;
-	else if (sharing.endDrainDue) {
+/**
+ * Starts the drain near the end of a node run: when the items left are what the rate sends in END_DRAIN_TOKENS. A drain
+ * due when the end is closer than END_NEAR of the wait before it waits for that one.
+ */
+function drainNearEnd(bucket: Bucket, sharing: Sharing, itemsLeft: number, now: number): void {
+	if (itemsLeft > sharing.share * END_DRAIN_TOKENS) {
+		sharing.endDrainDue = true;
+		const due = now >= sharing.drainAt && bucket.drainNextAt < sharing.drainAt; // due, and no drain request sent yet
+		if (due && itemsLeft <= sharing.share * END_NEAR * sharing.drainWait) sharing.drainAt = now + msOf(bucket, itemsLeft / sharing.share);
+	} else if (sharing.endDrainDue) {
 		sharing.endDrainDue = false;
 		sharing.drainAt = Math.min(sharing.drainAt, now);
 	}
@@ -174,7 +190,7 @@ function drainNearEnd(sharing: Sharing, itemsLeft: number, now: number): void {
  */
 export async function takeToken(key: string, limit: RateLimit, itemsLeft?: number): Promise<void> {
 	const bucket = bucketFor(key, limit);
-	if (bucket.sharing && itemsLeft !== undefined) drainNearEnd(bucket.sharing, itemsLeft, Date.now());
+	if (bucket.sharing && itemsLeft !== undefined) drainNearEnd(bucket, bucket.sharing, itemsLeft, Date.now());
 	for (;;) {
 		const now = Date.now();
 		refill(bucket, now);
@@ -242,13 +258,16 @@ function scheduleDrain(bucket: Bucket, sharing: Sharing, now: number, waitTokens
 function reshare(bucket: Bucket, sharing: Sharing, now: number, measured: number, drained: boolean): void {
 	const rate = sharing.share / SAFETY;
 	const found = measured - rate;
-	const news = found >= FOUND_AGAIN || found >= FOUND_REL * rate;
+	const span = tokensIn(bucket, now - sharing.since);
+	const news = (found >= FOUND_AGAIN || found >= FOUND_REL * rate) && found * span >= FOUND_TOKENS;
 	let next = sharing.share;
 	if (!sharing.measured || found < -CROWDED * rate || (drained && news)) next = shareOf(measured);
-	else if (!drained && tokensIn(bucket, now - sharing.since) < HIT_AGAIN_TOKENS) next = sharing.share * (1 - MARGIN);
+	else if (!drained && span < HIT_AGAIN_TOKENS) next = sharing.share * (1 - MARGIN);
 	if (drained) {
 		const waitTokens = news ? DRAIN_AGAIN_TOKENS : Math.min(DRAIN_BANK_TOKENS / Math.max(1 - measured, 0.1), DRAIN_AFTER_ANSWERS / next);
 		scheduleDrain(bucket, sharing, now, waitTokens);
+	} else if (!sharing.measured) {
+		scheduleDrain(bucket, sharing, now, DRAIN_MEASURED_TOKENS);
 	}
 	Object.assign(sharing, { share: Math.min(1, Math.max(MIN_SHARE, next)), measured: true, since: now, answers: 0 });
 }
