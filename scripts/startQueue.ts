@@ -1,7 +1,7 @@
 import { join, relative } from 'path';
 
 import { startSandbox } from '../sandbox/server';
-import { PACKAGE_DIR, PACKAGE_NAME } from '../test/harness/packageDir';
+import { PACKAGE_NAME, REPO_DIR } from '../test/harness/packageDir';
 import { startPorts } from './ports';
 import { startQueueMode } from './queueMode';
 import type { QueueMode, QueueProcess, QueueRole } from './queueMode';
@@ -15,7 +15,7 @@ import { LOGIN, demoCredentials, exampleWorkflows, importExamples, seedDemo } fr
  * `.n8n-start-queue/` (or QUEUE_DIR). Ctrl+C stops every process it started.
  */
 
-const FOLDER = process.env.QUEUE_DIR ?? join(PACKAGE_DIR, '.n8n-start-queue');
+const FOLDER = process.env.QUEUE_DIR ?? join(REPO_DIR, '.n8n-start-queue');
 
 const PORT_KINDS: Record<QueueRole, string> = { postgres: '', redis: '', main: 'HTTP ', worker: 'health ', webhook: 'HTTP ' };
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { IDataObject, INode, INodeProperties, INodePropertyOptions, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers, getToolDescriptionForNode } from 'n8n-workflow';
 
-import type { ResourceDefinitions } from '../nodes/shared/types';
+import type { ResourceDefinitions } from '../package/nodes/shared/types';
 import { CRM_NODE_TYPE, INVOICING_NODE_TYPE, NODE_TYPE, PACKAGE_DIR, getEngine } from './harness/engine';
 import { byId, useWorld, wire } from './harness/world';
 

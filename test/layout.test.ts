@@ -7,7 +7,7 @@ import { dirname, join, relative, resolve, sep } from 'path';
  * node's folder imported sideways by another; nodes/shared imports no node folder.
  */
 
-const NODES = resolve(__dirname, '..', 'nodes');
+const NODES = resolve(__dirname, '..', 'package', 'nodes');
 
 function sources(folder: string): string[] {
 	return readdirSync(folder).flatMap((name) => {

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { fetchMany } from '../dist/nodes/shared/transport/pagination';
-import type { Pagination } from '../dist/nodes/shared/transport/pagination';
+import { fetchMany } from '../package/dist/nodes/shared/transport/pagination';
+import type { Pagination } from '../package/dist/nodes/shared/transport/pagination';
 
 /**
  * The paging rules of the styles that no resource group uses yet (page1: CRM and invoicing lists, page0:

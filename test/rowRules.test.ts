@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { typedValue } from '../dist/nodes/shared/inputChecks';
+import { typedValue } from '../package/dist/nodes/shared/inputChecks';
 import { asTenant, crmParent, freshTenant } from './harness/crm';
 import { byId, useWorld, wire } from './harness/world';
 

@@ -7,7 +7,7 @@ import { chromium, selectors } from 'playwright-core';
 import { freePort } from '../../scripts/realN8n';
 import { LOGIN, exampleWorkflows, startDemo } from '../../scripts/start';
 import type { Demo } from '../../scripts/start';
-import { PACKAGE_DIR } from '../harness/packageDir';
+import { REPO_DIR } from '../harness/packageDir';
 
 /**
  * The editor as a user meets it: `npm start`'s n8n (startDemo, in a fresh user folder) in Debian's
@@ -21,7 +21,7 @@ import { PACKAGE_DIR } from '../harness/packageDir';
 
 jest.setTimeout(15 * 60_000);
 
-const SCREENSHOTS = join(PACKAGE_DIR, '.screenshots');
+const SCREENSHOTS = join(REPO_DIR, '.screenshots');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let demo: Demo;

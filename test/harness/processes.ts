@@ -9,8 +9,8 @@ import { PACKAGE_DIR } from './packageDir';
  * instance) has its own. The context gives the transport what it needs of n8n for a PAT credential.
  */
 
-export type Transport = typeof import('../../dist/nodes/shared/transport/request');
-export type Parallel = typeof import('../../dist/nodes/shared/parallel');
+export type Transport = typeof import('../../package/dist/nodes/shared/transport/request');
+export type Parallel = typeof import('../../package/dist/nodes/shared/parallel');
 
 export const distFile = (file: string) => join(PACKAGE_DIR, 'dist/nodes/shared', file);
 

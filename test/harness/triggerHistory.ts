@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { LOOKBACK_MS } from '../../nodes/shared/trigger/watermark';
+import { LOOKBACK_MS } from '../../package/nodes/shared/trigger/watermark';
 import type { PollOutcome } from './engine';
 import type { CredentialRef, World } from './world';
 

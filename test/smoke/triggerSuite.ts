@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'timers/promises';
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
 import type { CliRun, RealN8n } from '../../scripts/realN8n';
-import { PACKAGE_DIR } from '../harness/packageDir';
+import { REPO_DIR } from '../harness/packageDir';
 import { MESSENGER_NODE_TYPE, N8N_V1, NODE_TYPE, POLLING_TRIGGER_NODE_TYPES, TRIGGER_NODE_TYPE, freePort, importAll, n8n, newUserFolder, realN8n, startN8n } from '../../scripts/realN8n';
 
 /**
@@ -154,7 +154,7 @@ export function triggerSmoke(version: string): void {
 
 	/** An example workflow of examples/ as `npm start` imports it, polling as this suite polls. */
 	function example(file: string): IDataObject {
-		const workflow = JSON.parse(readFileSync(join(PACKAGE_DIR, 'examples', file), 'utf8')) as { nodes: IDataObject[] };
+		const workflow = JSON.parse(readFileSync(join(REPO_DIR, 'examples', file), 'utf8')) as { nodes: IDataObject[] };
 		for (const node of workflow.nodes) if (POLLING_TRIGGER_NODE_TYPES.includes(String(node.type))) (node.parameters as IDataObject).pollTimes = pollTimes;
 		return workflow as unknown as IDataObject;
 	}

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { hashKey } from '../../dist/nodes/shared/trigger/watermark';
+import { hashKey } from '../../package/dist/nodes/shared/trigger/watermark';
 import { asTenant, crmParent, freshTenant, FRESH_SELLER } from '../harness/crm';
 import type { CredentialRef } from '../harness/world';
 import { useWorld, wire } from '../harness/world';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { LOOKBACK_MS } from '../../nodes/shared/trigger/watermark';
+import { LOOKBACK_MS } from '../../package/nodes/shared/trigger/watermark';
 import type { CommonStep, ListOrder } from '../harness/triggerHistory';
 import { assertHistories, burstTimes, commonSteps, historyTenant, PolledHistory, pollTotals, propertyRuns, sandboxNow } from '../harness/triggerHistory';
 import { useWorld } from '../harness/world';

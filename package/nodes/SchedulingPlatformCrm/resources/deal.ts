@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { clearSwitches } from '../../shared/clearSwitches';
 import { calendarDay, dateTime } from '../../shared/dates';
 import { byName } from '../../shared/fields';
-import { userLocator } from '../../shared/locators';
+import { locatorField, userLocator } from '../../shared/locators';
 import { simplifyField } from '../../shared/simplify';
 import { readItems, shapeOf } from '../../shared/transport/answers';
 import type { OperationCall, OperationDefinition, ParamSource, ResourceDefinitions } from '../../shared/types';
@@ -16,7 +16,6 @@ import { contactImportFields } from './contact';
 import { EMAIL_PAGES } from './email';
 import { assertStageOf, pipelineOf, pipelineOfStage, stageField, stageNames, stagesOf } from './pipeline';
 import { companyLocator, contactLocator, contactOrEmailLocator, dealLocator, pipelineLocator } from '../../shared/records/crm';
-import { locatorField } from '../../shared/locators';
 
 /**
  * Deal (api-reference §3). The stage must belong to the pipeline: on Create, the stage is checked against the

@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { MatchKey } from '../../shared/contacts';
 import { comparable, contactOf, contactsWith } from '../../shared/contacts';
 import { getManyFields } from '../../shared/getMany';
-import { userLocator } from '../../shared/locators';
+import { locatorField, userLocator } from '../../shared/locators';
 import { oneAtATime } from '../../shared/serial';
 import { simplifyField } from '../../shared/simplify';
 import type { OperationCall, OperationDefinition, ResourceDefinitions } from '../../shared/types';
@@ -12,7 +12,6 @@ import { contactBody, contactFieldsProperty, mergedAddress } from '../contactFie
 import { EMAIL_PAGES } from './email';
 import { sortOrderField } from '../fields';
 import { companyLocator, contactOrEmailLocator } from '../../shared/records/crm';
-import { locatorField } from '../../shared/locators';
 
 /**
  * Contact (api-reference §3). The API answers a contact as { item, appointments }: the node outputs the

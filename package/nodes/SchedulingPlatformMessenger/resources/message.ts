@@ -75,7 +75,8 @@ async function send(call: OperationCall): Promise<IDataObject[]> {
 	const post = async (sent: IDataObject) => [(await call.send({ ...call.request, body: sent })) as IDataObject];
 	if (body.type === 'template') return await post({ ...body, template });
 	const instead = () => {
-		const { text: _text, ...recipient } = body;
+		const recipient = { ...body };
+		delete recipient.text;
 		return post({ ...recipient, type: 'template', template });
 	};
 	const fallback = call.values.windowClosed === 'sendTemplate' && template !== undefined;
