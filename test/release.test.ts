@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +56,15 @@ test('the package is n8n-node\'s own layout: strict mode with the default lint c
 	expect(manifest.repository).toEqual({ type: 'git', url: 'git+https://github.com/scheduling-platform/n8n-nodes-scheduling-platform.git', directory: 'package' });
 	// n8n-node build copies the icons beside the compiled code, where n8n loads them.
 	expect(existsSync(join(PACKAGE_DIR, 'dist/icons/schedulingPlatform.svg'))).toBe(true);
+});
+
+test('the tarball holds the compiled package, its manifest, README and licence, nothing else', () => {
+	const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: PACKAGE_DIR, encoding: 'utf8' })) as Array<{ files: Array<{ path: string }> }>;
+	const outside = packed.files.map((file) => file.path).filter((path) => !path.startsWith('dist/'));
+	expect(outside.sort()).toEqual(['LICENSE', 'README.md', 'package.json']);
+	expect(packed.files.map((file) => file.path)).toContain('dist/nodes/SchedulingPlatform/SchedulingPlatform.node.js');
+	// The licence ships in the package folder and stands at the repository's root for GitHub: one text.
+	expect(readFileSync(join(PACKAGE_DIR, 'LICENSE'), 'utf8')).toBe(readFileSync(join(REPO_DIR, 'LICENSE'), 'utf8'));
 });
 
 /** A copy of the package's sources (its watch build must not rewrite the dist/ other tests are loading), with the workspace's modules. */
