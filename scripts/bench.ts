@@ -30,7 +30,7 @@ import { importAll, newUserFolder, parseExecution, realN8n, startN8n } from './r
 import type { RealN8n } from './realN8n';
 
 /**
- * `npm run bench` (README "Performance"): the packed package in the real n8n application against the
+ * `npm run bench` (docs/performance.md): the packed package in the real n8n application against the
  * sandbox, side by side with n8n's own HTTP Request node, as a Markdown table on stdout and in a file.
  *
  * BENCH_N (default 1000) is the number of writes of P2; every other size scales with it (P2 1,000, P3 200

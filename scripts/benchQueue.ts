@@ -34,7 +34,7 @@ import { N8N_V2, ownerSession, realN8n } from './realN8n';
 import type { RealN8n, RestClient } from './realN8n';
 
 /**
- * `npm run bench:queue` (README "Performance", "Queue mode"): the at-the-limit cases of `npm run bench` (P2: one
+ * `npm run bench:queue` (docs/performance.md, docs/queue-mode.md): the at-the-limit cases of `npm run bench` (P2: one
  * process writing, P4: several processes on one credential) in n8n 2.41 in queue mode, set up by scripts/queueMode.ts
  * as `npm run start:queue` sets it up (PostgreSQL, Redis, main, a webhook processor) with three workers of one job at
  * a time. One, two and three workers write at once, each 500 Availability Exception Create with one credential

@@ -19,7 +19,7 @@ import type { RealN8n } from './realN8n';
  * processes and an `n8n webhook` processor, each n8n process with this package installed in its own user folder, and
  * in front of them the router n8n's docs ask for (`/webhook/*` to the webhook processors, everything else, the test
  * webhooks included, to main). What it needs beside n8n it installs itself (scripts/install-queue-services.sh).
- * The settings follow n8n's queue-mode docs; `queueSettings` lists them, and the README's "Queue mode" says why.
+ * The settings follow n8n's queue-mode docs; `queueSettings` lists them, and docs/queue-mode.md says why.
  */
 
 /** What one n8n process of each kind holds in memory here (measured, resident, runner child included), for the budget check. */
@@ -303,7 +303,7 @@ function availableMemory(): number {
 	return Math.round(Number(/MemAvailable:\s+(\d+)/.exec(readFileSync('/proc/meminfo', 'utf8'))?.[1] ?? 0) / 1024);
 }
 
-/** Installs the package into the first user folder the README's way, and the same nodes folder into the others. */
+/** Installs the package into the first user folder the README's by-hand way, and the same nodes folder into the others. */
 function installEverywhere(userFolders: string[], tarball = packPackage()): void {
 	const [first, ...others] = userFolders;
 	installPackage(first, tarball);

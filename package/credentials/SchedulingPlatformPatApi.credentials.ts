@@ -17,7 +17,7 @@ export class SchedulingPlatformPatApi implements ICredentialType {
 
 	icon = { light: 'file:../icons/schedulingPlatform.svg', dark: 'file:../icons/schedulingPlatform.dark.svg' } as const;
 
-	documentationUrl = 'https://github.com/scheduling-platform/n8n-nodes-scheduling-platform#credentials';
+	documentationUrl = 'https://github.com/scheduling-platform/n8n-nodes-scheduling-platform/blob/main/docs/credentials.md#credentials';
 
 	properties: INodeProperties[] = [
 		{

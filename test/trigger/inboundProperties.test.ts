@@ -32,7 +32,7 @@ import { useWorld } from '../harness/world';
  * - the clock moving on by seconds to minutes.
  * Truth: every inbound message created after the first activation's watermark is emitted exactly once; an older one,
  * and every outbound message, never; the stored state stays under 2 KB. In a history whose list shuffles ties and in
- * which the trigger warned of a group of one moment that no page can hold (the README's stated limit: some can be
+ * which the trigger warned of a group of one moment that no page can hold (docs/triggers.md's stated limit: some can be
  * missed), what is lost is counted apart (lostInUnreadableShuffledGroups), as in properties.test.ts; nothing may be
  * emitted twice or wrongly there either.
  */
@@ -258,7 +258,7 @@ class InboundHistory extends PolledHistory {
 
 	/**
 	 * The truth, message by message. Measured, not asserted: what a history loses whose list shuffles ties and in which
-	 * the trigger warned of a group of one moment that no page can hold (README: some can be missed); nothing may be
+	 * the trigger warned of a group of one moment that no page can hold (docs/triggers.md: some can be missed); nothing may be
 	 * emitted twice or wrongly there either.
 	 */
 	check(order: ListOrder): void {

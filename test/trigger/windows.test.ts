@@ -424,7 +424,7 @@ describe('Polling trigger: lists answered in another order than asked', () => {
 		await world().control('POST', '/__sandbox/list-order', { shuffleTies: false });
 	});
 
-	// The stated limit (README, Trigger node): a group of one moment larger than a page cannot be read in one page; with
+	// The stated limit (docs/triggers.md): a group of one moment larger than a page cannot be read in one page; with
 	// ties in a new order on each request some of it can be missed. Measured: nothing repeats, nothing foreign comes
 	// out, and the poll warns about the group.
 	test('New Contact with ties in a new order on each request: 150 contacts of one millisecond (more than a page): none twice, a warning, the misses counted', async () => {
@@ -537,7 +537,7 @@ describe('Polling trigger: failures and a damaged position', () => {
 /**
  * Windows larger than the snapshot remembers (2,000 appointments) or than a poll reads (100 pages of 100), seeded in
  * bulk through the sandbox's control API (one appointment every 8 minutes from tomorrow on, all inside the default
- * window). What the README and the Watched Window's description promise: the warning, then each event once for every
+ * window). What docs/triggers.md and the Watched Window's description promise: the warning, then each event once for every
  * appointment the poll reads, none twice, and none for an appointment beyond what it reads.
  */
 describe('Booking Cancelled and Booking Rescheduled: windows beyond the snapshot and the page bound', () => {

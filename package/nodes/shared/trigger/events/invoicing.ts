@@ -81,7 +81,7 @@ const invoicingFilterProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Each document fires once when it reaches the status, however it changes later (sent again, reminders). Each poll reads every document in the status (one request per 100) and remembers their IDs: 9 bytes of stored state each, at most 2,000 documents (beyond that, see the README).',
+			'Each document fires once when it reaches the status, however it changes later (sent again, reminders). Each poll reads every document in the status (one request per 100) and remembers their IDs: 9 bytes of stored state each, at most 2,000 documents (beyond that, see the Triggers page of the manual, docs/triggers.md).',
 		name: 'documentsNotice',
 		type: 'notice',
 		default: '',
