@@ -384,7 +384,8 @@ export async function startQueueMode(options: QueueModeOptions): Promise<QueueMo
 	if (!host.version.startsWith('2.')) throw new Error(`Queue mode is set up for n8n 2.x, not ${host.version}`);
 	const budget = MEMORY_MIB.main + workers * MEMORY_MIB.worker + MEMORY_MIB.webhook + MEMORY_MIB.services;
 	if (availableMemory() < budget) progress(`Warning: about ${budget} MiB are needed and ${availableMemory()} MiB are available.`);
-	const native = installQueueServices(true);
+	// An install's progress goes to the terminal of the start scripts (they pass `progress`), not into the tests' output.
+	const native = installQueueServices(options.progress !== undefined);
 	const logs = join(folder, 'logs');
 	mkdirSync(logs, { recursive: true });
 	chmodSync(folder, 0o755);

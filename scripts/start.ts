@@ -138,6 +138,14 @@ export async function seedDemo(sandboxUrl: string): Promise<Seed> {
 }
 
 /**
+ * The demo credentials as imported, the first one (the owner's token) updated last: n8n's editor gives a new node the
+ * usable credential updated last among all the types the node takes (both of ours share one credential list).
+ */
+function newestFirst(credentials: DemoCredential[]): object[] {
+	return credentials.map((credential, index) => ({ ...credential, updatedAt: new Date(Date.now() - index * 1000).toISOString() }));
+}
+
+/**
  * Imports the demo credentials, and the examples not imported into this user folder before, so a person's changes
  * to one are kept (`env`: the database settings of queue mode).
  */
@@ -145,7 +153,7 @@ export async function importExamples(host: RealN8n, userFolder: string, credenti
 	const record = join(userFolder, 'examples-imported.json');
 	const done = existsSync(record) ? (JSON.parse(readFileSync(record, 'utf8')) as string[]) : [];
 	const fresh = exampleWorkflows().filter((workflow) => !done.includes(workflow.id));
-	await importAll(host, userFolder, credentials, fresh, env);
+	await importAll(host, userFolder, newestFirst(credentials), fresh, env);
 	writeFileSync(record, JSON.stringify([...done, ...fresh.map((workflow) => workflow.id)]));
 }
 

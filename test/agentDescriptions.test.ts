@@ -111,7 +111,7 @@ describe('Simplify: the option', () => {
 		const { nodeTypes } = await getEngine();
 		for (const [type, resources] of Object.entries(SIMPLIFIED)) {
 			const { description } = nodeTypes.getByNameAndVersion(type);
-			expect(description.version).toEqual([1, 1.1]);
+			expect(description.version).toEqual(type === NODE_TYPE ? [1, 1.1, 1.2] : [1, 1.1]);
 			const fields = description.properties.filter((property) => property.name === 'simple');
 			expect(fields.map(({ displayName, type: kind, default: value, description: text }) => ({ displayName, kind, value, text }))).toEqual(
 				Object.keys(resources).map(() => ({ displayName: 'Simplify', kind: 'boolean', value: true, text: 'Whether to return a simplified version of the response instead of the raw data' })),

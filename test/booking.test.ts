@@ -1,5 +1,7 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
+import { NODE_TYPE, getEngine } from './harness/engine';
 import { byId, useWorld, wire } from './harness/world';
 
 /** "Now" is 2027-03-01 (a Monday); the seed owner Ada works Mon–Fri 09:00–17:00 Europe/Berlin (+01:00 in early March). */
@@ -613,5 +615,141 @@ describe('Booking: Create', () => {
 			expect(error?.message).toBe(message);
 		}
 		expect(await world().requests()).toEqual([]);
+	});
+});
+
+describe('Booking: Create → Start, picked from the list or typed', () => {
+	test('node version 1.2 offers the list; workflows saved with 1 or 1.1 keep the date picker they were made with', async () => {
+		const { description } = (await getEngine()).nodeTypes.getByNameAndVersion(NODE_TYPE);
+		const values = { resource: 'booking', operation: 'create' };
+		// n8n's own rule for what the editor shows a node of each version.
+		const startField = (typeVersion: number) =>
+			(description.properties as INodeProperties[])
+				.filter((property) => property.name === 'start' && NodeHelpers.displayParameter(values, property, { typeVersion } as INode, description))
+				.map((property) => property.type);
+		expect(description.defaultVersion ?? Math.max(...(description.version as number[]))).toBe(1.2);
+		expect([1, 1.1, 1.2].map(startField)).toEqual([['dateTime'], ['dateTime'], ['resourceLocator']]);
+	});
+
+	const slotOf = (value: string) => ({ __rl: true, mode: 'list', value, cachedResultName: 'Mon 2027-03-15, 10:00 (Europe/Berlin)' });
+	const typed = (value: string) => ({ __rl: true, mode: 'dateTime', value });
+	const startSent = async () => ((await world().requests()).map(wire).find((request) => request.method === 'POST')?.body as IDataObject | undefined)?.start;
+
+	test('a slot picked from the list is sent as it is (the API\'s start with its offset)', async () => {
+		const id = await world().createMeetingType('Start From List');
+		const { items, error } = await world().runNode(create(id, '', 'list@example.com', { start: slotOf('2027-03-15T10:00:00+01:00') }), world().pat());
+		expect(error).toBeUndefined();
+		expect(await startSent()).toBe('2027-03-15T10:00:00+01:00');
+		expect(items[0]).toMatchObject({ status: 'booked', start: '2027-03-15T09:00:00.000Z' });
+	});
+
+	test('Date and Time: typed without an offset it is read in the attendee\'s zone; a Luxon moment from an expression is sent with its offset', async () => {
+		const id = await world().createMeetingType('Start Typed');
+		await world().runNode(create(id, '', 'typed@example.com', { start: typed('2027-03-15T08:30:00'), additionalFields: { timezone: 'Europe/London' } }), world().pat());
+		expect(await startSent()).toBe('2027-03-15T08:30:00+00:00');
+		await world().clearRequests();
+		const luxon = typed('={{ DateTime.fromISO("2027-03-15T11:00:00", { zone: "Europe/Berlin" }) }}');
+		const { error } = await world().runNode(create(id, '', 'luxon@example.com', { start: luxon }), world().pat());
+		expect(error).toBeUndefined();
+		expect(await startSent()).toBe('2027-03-15T11:00:00.000+01:00');
+	});
+
+	test('Date and Time: a value that is not a moment is refused before sending, in the words the editor shows under the field', async () => {
+		const id = await world().createMeetingType('Start Refused');
+		const cases: Array<[IDataObject, string]> = [
+			[typed('={{ "next monday" }}'), 'Start must be a date and time such as 2026-03-09T10:00:00+01:00 (an offset is optional); "next monday" is not'],
+			[typed('={{ "2027-02-30T10:00:00" }}'), 'Start must be a real date; 2027-02-30 does not exist'],
+			[slotOf('={{ "" }}'), 'Start is required'],
+		];
+		for (const [start, message] of cases) {
+			const { error } = await world().runNode(create(id, '', 'refused@example.com', { start }), world().pat());
+			expect(error?.message).toBe(message);
+		}
+		expect(await world().requests()).toEqual([]);
+	});
+
+	test('a workflow saved before Start offered the list (a plain date text, or an expression) loads and books as it did', async () => {
+		const id = await world().createMeetingType('Start Saved Before');
+		// As n8n stored the date picker's value: text without an offset (read in the workflow's zone), or an expression.
+		const saved = [
+			{ start: '2027-03-23T14:00:00', email: 'saved@example.com' },
+			{ start: '={{ $json.at }}', email: 'expression@example.com' },
+		];
+		for (const { start, email } of saved) {
+			const { items, error } = await world().runNode(create(id, start, email), world().pat(), { timezone: 'Europe/Berlin', input: [{ at: '2027-03-23T15:00:00+01:00' }], version: 1 });
+			expect({ start, error }).toEqual({ start, error: undefined });
+			expect(items[0].status).toBe('booked');
+		}
+		const posted = (await world().requests()).filter((request) => request.method === 'POST').map((request) => (request.body as IDataObject).start);
+		expect(posted).toEqual(['2027-03-23T14:00:00+01:00', '2027-03-23T15:00:00+01:00']);
+	});
+});
+
+describe('Booking: Create → Start, the list of open slots', () => {
+	/** The list reads from today on (this machine's date), so the API's clock is set to now for these tests. */
+	beforeAll(async () => {
+		await world().control('POST', '/__sandbox/clock/set', { now: new Date().toISOString() });
+	});
+
+	afterAll(async () => {
+		await world().control('POST', '/__sandbox/clock/set', { now: '2027-03-01T00:00:00Z' });
+	});
+
+	const DAY_MS = 86_400_000;
+	const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
+	const weekday = (date: string) => new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', timeZone: 'UTC' });
+	/** What the list shows for each slot of the API's answer: the local time the API gives, and its zone. */
+	const shown = (answer: IDataObject) =>
+		(answer.dates as Array<{ date: string; spots: Array<{ startTime: string }> }>).flatMap(({ date, spots }) =>
+			spots.map(({ startTime }) => ({ name: `${weekday(date)} ${date}, ${startTime.slice(11, 16)} (${String(answer.timezone)})`, value: startTime })),
+		);
+	const parameters = (meetingTypeId: IDataObject, additionalFields: IDataObject = {}) => ({ resource: 'booking', operation: 'create', meetingTypeId, additionalFields });
+
+	test('reads the meeting type for its host, then the open slots of today and the next 13 days in one request, shown in the host\'s zone', async () => {
+		const id = await world().createMeetingType('List Default Hosts');
+		const { result, error } = await world().listSearch('searchOpenSlots', parameters(byId(id)), world().pat());
+		expect(error).toBeUndefined();
+		const query = `meetingTypeId=${id}&start=${day(0)}&end=${day(13)}&hostIds=${owner().id}`;
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: `/v4/meeting-type/${id}`, query: '', headers: world().patHeaders(), body: null },
+			{ method: 'GET', path: '/v4/booking-availability', query, headers: world().patHeaders(), body: null },
+		]);
+		const answer = (await world().api('GET', `/v4/booking-availability?${query}`, ownerPat())).body;
+		expect(answer.timezone).toBe('Europe/Berlin');
+		expect(result).toEqual({ results: shown(answer) });
+		expect(result!.results.length).toBeGreaterThan(100);
+		expect(result!.results[0].name).toMatch(/^(Mon|Tue|Wed|Thu|Fri) \d{4}-\d{2}-\d{2}, \d{2}:\d{2} \(Europe\/Berlin\)$/);
+	});
+
+	test('Hosts and Duration set in the node are asked for as Create sends them (no meeting type read); the filter searches what is shown', async () => {
+		const id = await world().createMeetingType('List Given Hosts');
+		const { result } = await world().listSearch('searchOpenSlots', parameters(byId(id), { hostIds: [owner().id], duration: 480 }), world().pat(), '09:00');
+		const query = `meetingTypeId=${id}&start=${day(0)}&end=${day(13)}&hostIds=${owner().id}&meetingDuration=480`;
+		expect((await world().requests()).map((request) => `${request.method} ${request.path}?${request.query}`)).toEqual([`GET /v4/booking-availability?${query}`]);
+		const answer = (await world().api('GET', `/v4/booking-availability?${query}`, ownerPat())).body;
+		// Eight hours a day: one slot a working day, at 09:00.
+		expect(result).toEqual({ results: shown(answer) });
+		expect(result!.results.every(({ name }) => name.endsWith(', 09:00 (Europe/Berlin)'))).toBe(true);
+		const monday = await world().listSearch('searchOpenSlots', parameters(byId(id), { hostIds: [owner().id], duration: 480 }), world().pat(), 'Mon');
+		expect(monday.result!.results.map(({ name }) => name.slice(0, 4))).toEqual(shown(answer).filter(({ name }) => name.startsWith('Mon')).map(() => 'Mon '));
+	});
+
+	test('no open slot in the window is an empty list, not an error', async () => {
+		const id = await world().createMeetingType('List None Open');
+		await world().api('PATCH', `/v4/meeting-type/${id}`, ownerPat(), { body: { bookingMinimum: 30 * 24 * 60 } });
+		expect(await world().listSearch('searchOpenSlots', parameters(byId(id)), world().pat())).toEqual({ result: { results: [] } });
+	});
+
+	test('without a meeting type it says to choose one, sending nothing; the API\'s errors reach the list with their fix', async () => {
+		for (const meetingTypeId of [{ __rl: true, mode: 'list', value: '' }, byId('={{ $json.meetingTypeId }}')]) {
+			const { error } = await world().listSearch('searchOpenSlots', parameters(meetingTypeId), world().pat());
+			expect(error?.message).toBe('Choose a Meeting Type first. The list shows the open slots of the meeting type chosen above.');
+		}
+		expect(await world().requests()).toEqual([]);
+		const id = await world().createMeetingType('List Unknown Queue');
+		const queueId = '6f1c2a7e-1b2c-4d5e-8f90-123456789abc';
+		const { error } = await world().listSearch('searchOpenSlots', parameters(byId(id), { queueId }), world().pat());
+		expect((await world().requests()).map((request) => request.query)).toEqual([`meetingTypeId=${id}&start=${day(0)}&end=${day(13)}&queueId=${queueId}`]);
+		expect(error?.message).toMatch(/^Queue not found \(HTTP 404\)\. /);
 	});
 });

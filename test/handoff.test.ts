@@ -125,17 +125,21 @@ describe('Handoff: Hand Off Appointment', () => {
 		expect(await world().api('POST', '/v4/handoff/appointment', ownerPat(), { body: { appointmentId: id, userId: cleo, queueId } })).toEqual({ status: 400, body: bad });
 	});
 
-	test('refuses no new host or a queue ID that is not a UUID before sending', async () => {
+	test('refuses no new host, no queue ID or no appointment before sending; a queue ID of any form is sent as it is', async () => {
 		const base = { resource: 'handoff', operation: 'handOffAppointment', appointmentId: byId('3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f') };
 		const noUser = await world().runNode({ ...base, handOffTo: 'user', userId: byId('={{ "" }}') }, world().pat());
 		expect(noUser.error?.message).toBe('User is required');
 		const noQueue = await world().runNode({ ...base, handOffTo: 'queue', queueId: '={{ "" }}' }, world().pat());
 		expect(noQueue.error?.message).toBe('Queue ID is required');
-		const badQueue = await world().runNode({ ...base, handOffTo: 'queue', queueId: 'sales' }, world().pat());
-		expect(badQueue.error?.message).toBe('Queue ID must be an ID in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc; "sales" is not');
 		const noAppointment = await world().runNode({ ...base, appointmentId: byId('={{ $json.id }}'), userId: byId(cleo) }, world().pat());
 		expect(noAppointment.error?.message).toBe('Appointment is required');
 		expect(await world().requests()).toEqual([]);
+		// The reference shows no form of a queue's ID: the API answers for it.
+		const otherForm = await world().runNode({ ...base, appointmentId: byId('appt-7'), handOffTo: 'queue', queueId: 'sales' }, world().pat());
+		expect(otherForm.error?.description).toContain('Queue not found');
+		expect((await world().requests()).map((request) => [request.path, request.body, request.status])).toEqual([
+			['/v4/handoff/appointment', { appointmentId: 'appt-7', queueId: 'sales' }, 404],
+		]);
 	});
 });
 
@@ -286,9 +290,17 @@ describe('Handoff: Hand Off Many', () => {
 		expect(noUsers.error?.message).toBe('User Names or IDs is required');
 		const backwards = await world().runNode({ ...base, start: '2026-03-04T00:00:00+01:00', end: '2026-03-03T00:00:00+01:00' }, world().pat());
 		expect(backwards.error?.message).toBe('End (2026-03-03T00:00:00+01:00) must be later than Start (2026-03-04T00:00:00+01:00)');
-		const badIds = await world().runNode({ ...base, additionalFields: { appointmentIds: ['abc'] } }, world().pat());
-		expect(badIds.error?.message).toBe('Appointment IDs must be an ID in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc; "abc" is not');
+		const badHosts = await world().runNode({ ...base, currentHostIds: ['ada'] }, world().pat());
+		expect(badHosts.error?.message).toBe('Current Host Names or IDs must be an ID in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc; "ada" is not');
 		expect(await world().requests()).toEqual([]);
+	});
+
+	test('Appointment IDs of any form are sent as they are (the reference shows no form); empty ones are left out', async () => {
+		const base = { ...many, currentHostIds: [owner().id], handOffTo: 'user', targetUserId: byId(cleo) };
+		await world().control('POST', '/__sandbox/faults', { method: 'POST', path: '/v4/handoff/bulk', status: 200, body: { success: [], conflicts: [] } });
+		const { error } = await world().runNode({ ...base, additionalFields: { appointmentIds: ['abc', '={{ "12345, appt 7" }}', ' '] } }, world().pat());
+		expect(error).toBeUndefined();
+		expect((await world().requests()).map((request) => (request.body as { appointmentIds: string[] }).appointmentIds)).toEqual([['abc', '12345', 'appt 7']]);
 	});
 
 	test('the API wants exactly one of the target fields, and a member may move only their own appointments', async () => {

@@ -214,6 +214,34 @@ describe('Invoicing: Document', () => {
 		expect(early.error).toMatchObject({ message: 'Drafts cannot be sent; finalise the document first (HTTP 409)' });
 	});
 
+	test('Send with Finalise Draft First: a draft is read, finalised and sent; run again it finalises nothing (one number); off, a draft is the API\'s 409 with the fix', async () => {
+		const draft = await made({});
+		const id = draft.id as string;
+		const path = `/invoicing/documents/${id}`;
+		const first = await world().runNode(doc('send', id, { finaliseDraft: true }), world().pat());
+		expect(first.error).toBeUndefined();
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path, query: '', headers: world().patHeaders(), body: null },
+			{ method: 'POST', path: `${path}/finalise`, query: '', headers: world().patHeaders(), body: null },
+			{ method: 'POST', path: `${path}/send`, query: '', headers: world().patHeaders(), body: null },
+		]);
+		expect(first.items).toEqual([(await api('GET', path)).body]);
+		expect(first.items[0]).toMatchObject({ status: 'sent', number: expect.stringMatching(/^INV-\d{4}-\d{4}$/), finalisedAt: expect.any(String) });
+		await world().clearRequests();
+
+		const again = await world().runNode(doc('send', id, { finaliseDraft: true, sendOptions: { subject: 'Reminder: your invoice' } }), world().pat());
+		expect(again.error).toBeUndefined();
+		expect((await world().requests()).map((request) => `${request.method} ${request.path}`)).toEqual([`GET ${path}`, `POST ${path}/send`]);
+		expect(again.items[0]).toMatchObject({ status: 'sent', number: first.items[0].number, finalisedAt: first.items[0].finalisedAt });
+		await world().clearRequests();
+
+		const other = await made({});
+		const off = await world().runNode(doc('send', other.id as string), world().pat());
+		expect(off.error).toMatchObject({ message: 'Drafts cannot be sent; finalise the document first (HTTP 409)' });
+		expect(off.error?.description).toContain('Finalise the document first (Document → Finalise), then send it; or turn on Finalise Draft First in Document → Send.');
+		expect((await api('GET', `/invoicing/documents/${other.id as string}`)).body).toMatchObject({ status: 'draft', number: null });
+	});
+
 	test('Record Payment, Get Payments, Delete Payment; more than due is the API\'s 400 with its reason', async () => {
 		const invoice = await finalised({}, true);
 		const id = invoice.id as string;
@@ -291,4 +319,13 @@ test('a line row shows Product first (it fills the others), then what is billed,
 		const [line] = row.options as INodePropertyCollection[];
 		expect(line.values.map((field) => field.displayName)).toEqual(['Product Name or ID', 'Description', 'Quantity', 'Unit', 'Unit Price', 'Tax Rate (%)', 'Discount (%)']);
 	}
+});
+
+test('the panel says the order: Finalise comes before sending, Send takes a finalised document (or finalises a draft first when asked)', async () => {
+	const { properties } = (await getEngine()).nodeTypes.getByNameAndVersion(INVOICING_NODE_TYPE).description;
+	const operations = properties.find((property: INodeProperties) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes('document'))!;
+	const option = (value: string) => (operations.options as Array<{ value: string; action: string; description: string }>).find((candidate) => candidate.value === value)!;
+	expect(option('finalise')).toMatchObject({ action: 'Finalise a draft document before sending it', description: expect.stringContaining('ready for Send and Record Payment') });
+	expect(option('send')).toMatchObject({ action: 'Send a finalised document by email', description: expect.stringMatching(/^Needs a finalised document, or a draft with Finalise Draft First on/) });
+	expect(properties.find((property: INodeProperties) => property.name === 'finaliseDraft')).toMatchObject({ type: 'boolean', default: false, displayOptions: { show: { resource: ['document'], operation: ['send'] } } });
 });

@@ -10,6 +10,7 @@ const world = useWorld();
 const ownerPat = () => world().seed.credentials.ownerPat;
 const byEmail = (value: string) => ({ __rl: true, mode: 'email', value });
 const UUID_RULE = '^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})?$';
+const DATE_TIME_RULE = '^(\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?)?$';
 
 async function createContact(body: IDataObject): Promise<string> {
 	const created = await world().api('POST', '/crm', ownerPat(), { body });
@@ -39,11 +40,15 @@ async function locatorModes(): Promise<Record<string, string>> {
 }
 
 describe('By ID checks the form of the ID', () => {
-	test('every locator mode of every node has a rule: UUIDs, numbers for data fields and pending attendees, emails By Email', async () => {
+	test('every locator mode of every node has its rule: UUIDs for users, numbers for data fields and pending attendees, any text for other IDs, emails By Email', async () => {
 		const modes = await locatorModes();
 		const rules = new Set(Object.values(modes));
-		expect(Object.entries(modes).filter(([, rule]) => rule === 'none')).toEqual([]);
-		expect(rules).toEqual(new Set([UUID_RULE, '^(\\d+)?$', '^([^\\s@]+@[^\\s@]+\\.[^\\s@]+)?$', '^([^:\\s]+:[^:\\s]+)?$']));
+		// Only a By ID mode may have no rule: an ID whose form the API does not show (idForms.test.ts holds every one to its decision).
+		expect(Object.entries(modes).filter(([key, rule]) => rule === 'none' && !key.endsWith(' id'))).toEqual([]);
+		expect(Object.keys(modes).filter((key) => modes[key] === UUID_RULE && !/(actAsUser|userId|ownerId|assigneeId|host|owner) id$/i.test(key))).toEqual([]);
+		expect(rules).toEqual(new Set([UUID_RULE, '^(\\d+)?$', '^([^\\s@]+@[^\\s@]+\\.[^\\s@]+)?$', '^([^:\\s]+:[^:\\s]+)?$', DATE_TIME_RULE, 'none']));
+		// A moment rather than an ID: Booking Create's Start, picked from the open slots or typed.
+		expect(Object.keys(modes).filter((key) => modes[key] === DATE_TIME_RULE)).toEqual(['schedulingPlatform start dateTime']);
 		expect(Object.keys(modes).filter((key) => modes[key] === '^(\\d+)?$')).toEqual([
 			'schedulingPlatformCrm dataFieldId id',
 			'schedulingPlatformRouting pendingAttendeeId id',
@@ -54,21 +59,15 @@ describe('By ID checks the form of the ID', () => {
 		expect(email).toContain('schedulingPlatformCrm filters.contactId email');
 		expect(email).toContain('schedulingPlatformInvoicing contactId email');
 		expect(email.every((key) => key.startsWith('schedulingPlatformCrm ') || key.startsWith('schedulingPlatformInvoicing '))).toBe(true);
-		expect(modes['schedulingPlatformCrm dealContacts.contact.contactId id']).toBe(UUID_RULE);
+		expect(modes['schedulingPlatformCrm dealContacts.contact.contactId id']).toBe('none');
 		expect(modes['schedulingPlatformCrm dealContacts.contact.contactId email']).toBeUndefined();
 		expect(Object.keys(modes).filter((key) => /Trigger /.test(key) && key.endsWith(' email'))).toEqual([]);
 	});
 
 	test.each([
-		['Scheduling: Meeting Type', { resource: 'meetingType', operation: 'get', meetingTypeId: byId('={{ "grace hopper" }}') }, 'Meeting Type ID must be in UUID form'],
-		['Scheduling: Appointment', { resource: 'appointment', operation: 'get', appointmentId: byId('={{ "grace hopper" }}') }, 'Appointment ID must be in UUID form'],
-		['Scheduling: Availability', { resource: 'availability', operation: 'get', availabilityId: byId('={{ "grace hopper" }}') }, 'Availability ID must be in UUID form'],
-		['CRM: Contact', { resource: 'contact', operation: 'get', getBy: 'contactId', contactId: byId('={{ "grace hopper" }}') }, 'Contact ID must be in UUID form'],
-		['CRM: Deal', { resource: 'deal', operation: 'get', dealId: byId('={{ "grace hopper" }}') }, 'Deal ID must be in UUID form'],
-		['CRM: Company', { resource: 'company', operation: 'get', companyId: byId('={{ "grace hopper" }}') }, 'Company ID must be in UUID form'],
-		['CRM: Get Many filter', { resource: 'task', operation: 'getAll', filters: { contactId: byId('={{ "grace hopper" }}') } }, 'Contact ID must be in UUID form'],
-		['Messenger: Conversation', { resource: 'conversation', operation: 'get', conversationId: byId('={{ "grace hopper" }}') }, 'Conversation ID must be in UUID form'],
-		['Signatures: Signature Request', { resource: 'signatureRequest', operation: 'get', signatureRequestId: byId('={{ "grace hopper" }}') }, 'Signature Request ID must be in UUID form'],
+		['Scheduling: User', { resource: 'user', operation: 'get', userId: byId('={{ "grace hopper" }}') }, 'User ID must be in UUID form'],
+		['CRM: Get Many filter (Owner, a user)', { resource: 'deal', operation: 'getAll', filters: { ownerId: byId('={{ "grace hopper" }}') } }, 'User ID must be in UUID form'],
+		['Routing: Host (a user)', { resource: 'queue', operation: 'addHost', meetingTypeId: byId('mt_1'), userId: byId('={{ "grace hopper" }}') }, 'User ID must be in UUID form'],
 		['CRM: Data Field (a number)', { resource: 'dataField', operation: 'getUsage', dataFieldId: byId('={{ "grace hopper" }}') }, 'Data Field ID must be a number, such as 42'],
 	])('%s: an ID of the wrong form from an expression is refused before sending', async (_what, parameters, message) => {
 		const { error } = await world().runNode(parameters, world().pat());
@@ -77,10 +76,21 @@ describe('By ID checks the form of the ID', () => {
 	});
 
 	test('a literal ID of the wrong form is refused by n8n itself (the editor shows the same message under the field)', async () => {
-		await expect(world().runNode({ resource: 'contact', operation: 'delete', contactId: byId('grace hopper') }, world().pat())).rejects.toThrow(
-			/node has issues:\n- Contact ID must be in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc/,
+		await expect(world().runNode({ resource: 'user', operation: 'delete', userId: byId('grace hopper') }, world().pat())).rejects.toThrow(
+			/node has issues:\n- User ID must be in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc/,
 		);
 		expect(await world().requests()).toEqual([]);
+	});
+
+	test.each([
+		['Scheduling: Meeting Type', { resource: 'meetingType', operation: 'get', meetingTypeId: byId('={{ "grace hopper" }}') }, 'GET /v4/meeting-type/grace%20hopper'],
+		['CRM: Contact', { resource: 'contact', operation: 'delete', contactId: byId('grace hopper') }, 'DELETE /crm/grace%20hopper'],
+		['CRM: Get Many filter (Contact)', { resource: 'task', operation: 'getAll', filters: { contactId: byId('={{ "grace hopper" }}') } }, 'GET /crm/tasks'],
+		['Messenger: Conversation', { resource: 'conversation', operation: 'get', conversationId: byId('={{ "grace hopper" }}') }, 'GET /v4/messenger/conversations/grace%20hopper'],
+		['Signatures: Signature Request', { resource: 'signatureRequest', operation: 'get', signatureRequestId: byId('grace hopper') }, 'GET /v4/signatures/grace%20hopper'],
+	])('%s: an ID whose form the API does not show is sent as it is, typed in or from an expression', async (_what, parameters, request) => {
+		await world().runNode(parameters, world().pat());
+		expect((await world().requests()).map((logged) => `${logged.method} ${logged.path}`)).toEqual([request]);
 	});
 });
 

@@ -154,11 +154,12 @@ describe('Meeting Type: booking options on Create', () => {
 		const zoom = (availabilityId: string) => ({ channel: 'zoom', availabilityId });
 		const id = '3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f';
 		await refused(options({ channelAvailabilities: { channels: [zoom(id), zoom(id)] } }), 'Channel Availabilities has the channel "zoom" twice: give each channel once');
-		await refused(
-			options({ channelAvailabilities: { channels: [zoom('weekend')] } }),
-			'Channel Availabilities row 1: Availability ID must be an ID in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc; "weekend" is not',
-		);
 		await refused(options({ channelAvailabilities: { channels: [zoom('')] } }), 'Channel Availabilities row 1: Availability ID is required');
+		// The reference shows no form of an availability's ID: any text is sent, and the API answers for it.
+		const otherForm = await world().runNode(options({ channelAvailabilities: { channels: [zoom('weekend')] } }), world().pat());
+		expect(otherForm.error?.message).toBe('Availability not found (HTTP 404)');
+		expect((await world().requests()).map((request) => (request.body as IDataObject).meetingOptions)).toEqual([{ channelAvailabilities: { zoom: 'weekend' } }]);
+		await world().clearRequests();
 		await refused(fields({ locations: { locations: [{ address: 'Main Street 1' }, { address: ' ' }] } }), 'Locations row 2 needs an address');
 		const entries = (count: number) => Array.from({ length: count }, (_, index) => ({ key: `k${index}`, value: 'v' }));
 		await refused(fields({ metadata: { entries: entries(21) } }), 'Metadata may hold at most 20 keys; it holds 21');

@@ -127,3 +127,79 @@ describe('Messenger Conversation', () => {
 		]);
 	});
 });
+
+/**
+ * A conversation's ID has no known form (the specification: "All identifiers are strings"; the conversation rows of the
+ * reference are designed): By ID takes any non-empty text, sends it as it is, and the API answers for it.
+ */
+describe('Conversation IDs of any form', () => {
+	const fault = async (method: string, path: string, status: number, body: unknown) => await world().control('POST', '/__sandbox/faults', { method, path, status, body });
+
+	test.each(['conv_8f2k1', '12345'])('%s is sent as it is (typed in and from an expression); the API answers for it', async (id) => {
+		const typed = await world().runNode({ resource: 'conversation', operation: 'get', conversationId: byId(id) }, world().pat());
+		expect(typed.error?.message).toBe('Conversation not found (HTTP 404)');
+		const fromExpression = await world().runNode(
+			{ resource: 'conversation', operation: 'update', conversationId: byId('={{ $json.id }}'), updateFields: { status: 'done' } },
+			world().pat(),
+			{ input: [{ id }] },
+		);
+		expect(fromExpression.error?.message).toBe('Conversation not found (HTTP 404)');
+		const messages = await world().runNode({ resource: 'conversation', operation: 'getMessages', conversationId: byId(id), limit: 2 }, world().pat());
+		expect(messages.error?.message).toBe('Conversation not found (HTTP 404)');
+		const reply = await world().runNode({ resource: 'message', operation: 'send', sendTo: 'conversation', conversationId: byId(id), type: 'text', text: 'Hi' }, world().pat());
+		expect(reply.error?.message).toBe('Conversation not found (HTTP 404)');
+		expect((await world().requests()).map((request) => [request.method, request.path, request.query, request.status])).toEqual([
+			['GET', `${PATH}/${id}`, '', 404],
+			['PATCH', `${PATH}/${id}`, '', 404],
+			['GET', `${PATH}/${id}/messages`, 'limit=2', 404],
+			// Send reads the conversation's window first.
+			['GET', `${PATH}/${id}`, '', 404],
+		]);
+	});
+
+	test('a conversation the API names conv_8f2k1 is read, updated, listed and replied to', async () => {
+		const grace = await conversationOf(world(), 'Grace Hopper');
+		const id = 'conv_8f2k1';
+		const conversation = { ...grace, id };
+		const message = { id: 'msg_1', conversationId: id, direction: 'outbound', type: 'text', text: 'Hi', template: null, status: 'queued', createdAt: '2026-11-28T10:00:00.000Z' };
+		await fault('GET', `${PATH}/${id}`, 200, conversation);
+		await fault('PATCH', `${PATH}/${id}`, 200, { ...conversation, status: 'done' });
+		await fault('GET', `${PATH}/${id}/messages`, 200, { messages: [message], nextCursor: null });
+		await fault('GET', `${PATH}/${id}`, 200, conversation);
+		await fault('POST', '/v4/messenger/messages', 201, message);
+		const got = await world().runNode({ resource: 'conversation', operation: 'get', conversationId: byId(id) }, world().pat());
+		expect(got.items).toEqual([conversation]);
+		const updated = await world().runNode({ resource: 'conversation', operation: 'update', conversationId: byId(id), updateFields: { status: 'done' } }, world().pat());
+		expect(updated.items).toEqual([{ ...conversation, status: 'done' }]);
+		const listed = await world().runNode({ resource: 'conversation', operation: 'getMessages', conversationId: byId(id), returnAll: true }, world().pat());
+		expect(listed.items).toEqual([message]);
+		const sent = await world().runNode({ resource: 'message', operation: 'send', sendTo: 'conversation', conversationId: byId(id), type: 'text', text: 'Hi' }, world().pat());
+		expect(sent.items).toEqual([message]);
+		expect((await world().requests()).map(wire)).toEqual([
+			{ method: 'GET', path: `${PATH}/${id}`, query: '', headers: world().patHeaders(), body: null },
+			{ method: 'PATCH', path: `${PATH}/${id}`, query: '', headers: world().patHeaders(undefined, true), body: { status: 'done' } },
+			{ method: 'GET', path: `${PATH}/${id}/messages`, query: 'limit=100', headers: world().patHeaders(), body: null },
+			{ method: 'GET', path: `${PATH}/${id}`, query: '', headers: world().patHeaders(), body: null },
+			{ method: 'POST', path: '/v4/messenger/messages', query: '', headers: world().patHeaders(undefined, true), body: { conversationId: id, type: 'text', text: 'Hi' } },
+		]);
+	});
+
+	test('an empty Conversation ID is refused before sending, naming the field (from an expression by the node, typed in by n8n itself)', async () => {
+		for (const [operation, extra] of [['get', {}], ['getMessages', { limit: 2 }], ['update', { updateFields: { status: 'done' } }]] as const) {
+			for (const value of ['={{ $json.id }}', '={{ "   " }}']) {
+				const { error } = await world().runNode({ resource: 'conversation', operation, conversationId: byId(value), ...extra }, world().pat(), { input: [{ id: '' }] });
+				expect({ operation, value, message: error?.message, description: error?.description }).toEqual({
+					operation,
+					value,
+					message: 'Conversation is required',
+					description: 'Item 1: fix the value of "Conversation" and run the node again.',
+				});
+			}
+		}
+		const reply = await world().runNode({ resource: 'message', operation: 'send', sendTo: 'conversation', conversationId: byId('={{ "" }}'), type: 'text', text: 'Hi' }, world().pat());
+		expect(reply.error?.message).toBe('Conversation is required');
+		expect(await world().requests()).toEqual([]);
+		await expect(world().runNode({ resource: 'conversation', operation: 'get', conversationId: byId('') }, world().pat())).rejects.toThrow(/node has issues/);
+		expect(await world().requests()).toEqual([]);
+	});
+});

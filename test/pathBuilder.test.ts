@@ -37,12 +37,50 @@ describe('the path builder', () => {
 		expect((await world().requests()).map((request) => `${request.method} ${request.path}`)).toEqual(['GET /v4/data-field', 'GET /crm']);
 	});
 
-	test('a trigger filter of dots is refused (by its locator\'s form, before the builder) before the first poll reads anything', async () => {
+	test('a trigger filter of dots is refused by the builder (the first activation checks the filtered record) before anything is read', async () => {
 		const tenant = await freshTenant(world());
 		await world().clearRequests();
 		const outcome = await world().poll({ event: 'newBooking', bookingFilters: { meetingType: byId('..') } }, world().pat(tenant.token));
-		expect(outcome.error?.message).toBe('Meeting Type ID must be in UUID form, such as 6f1c2a7e-1b2c-4d5e-8f90-123456789abc; ".." is not');
+		expect(outcome.error?.message).toBe('The id in the path /v4/meeting-type/{id} cannot be ".."');
 		expect(await world().requests()).toEqual([]);
 		expect(outcome.staticData).toEqual({});
+	});
+});
+
+/**
+ * Most IDs take any non-empty text (docs/checks-and-errors.md, "Which ID fields check which form, and why"): whatever
+ * the text, the builder URL-encodes it into its own path segment, so it never adds a segment, a query or a fragment,
+ * and never climbs out of the path (a literal `%` is encoded too, so no encoded dot segment can arise).
+ */
+describe('IDs of any form stay inside their path segment', () => {
+	test.each([
+		['conv_8f2k1', 'conv_8f2k1'],
+		['12345', '12345'],
+		['../x', '..%2Fx'],
+		['a/b', 'a%2Fb'],
+		['?q', '%3Fq'],
+		['#top', '%23top'],
+		['%2F', '%252F'],
+		['%2e%2e', '%252e%252e'],
+		['.x', '.x'],
+		['two words', 'two%20words'],
+		['Grüße', 'Gr%C3%BC%C3%9Fe'],
+		['会話', '%E4%BC%9A%E8%A9%B1'],
+	])('%s, typed in and from an expression, is the one segment %s', async (id, segment) => {
+		for (const value of [id, `={{ ${JSON.stringify(id)} }}`]) {
+			const { error } = await world().runNode({ resource: 'conversation', operation: 'get', conversationId: byId(value) }, world().pat());
+			expect(error?.message).toBe('Conversation not found (HTTP 404)');
+		}
+		const expected = ['GET', `/v4/messenger/conversations/${segment}`, ''];
+		expect((await world().requests()).map((request) => [request.method, request.path, request.query])).toEqual([expected, expected]);
+	});
+
+	test('in a path with more segments after the ID (a deal\'s notes, a conversation\'s messages) too', async () => {
+		await world().runNode({ resource: 'deal', operation: 'getNotes', dealId: byId('../../crm') }, world().pat());
+		await world().runNode({ resource: 'conversation', operation: 'getMessages', conversationId: byId('a/b?limit=1'), limit: 2 }, world().pat());
+		expect((await world().requests()).map((request) => [request.path, request.query, request.status])).toEqual([
+			['/crm/deals/..%2F..%2Fcrm/notes', '', 404],
+			['/v4/messenger/conversations/a%2Fb%3Flimit%3D1/messages', 'limit=2', 404],
+		]);
 	});
 });

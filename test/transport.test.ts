@@ -1,4 +1,5 @@
-import { byId, useWorld } from './harness/world';
+import { API_KEY_TYPE, byId, useWorld } from './harness/world';
+import { NODE_TYPE, getEngine } from './harness/engine';
 
 const world = useWorld();
 
@@ -25,6 +26,19 @@ describe('acting user', () => {
 		const { items } = await world().runNode({ ...getMe, actAsUser: byId(world().seed.users.member.id) }, world().pat());
 		expect(items).toEqual([expect.objectContaining({ id: world().seed.users.owner.id })]);
 		expect((await world().requests())[0].headers).not.toHaveProperty('x-service-api-user-id');
+	});
+
+	test('Act As User says it is optional and what empty means, in its description and inside the empty field; so does the credential\'s default', async () => {
+		const { nodeTypes, loader } = await getEngine();
+		const field = nodeTypes.getByNameAndVersion(NODE_TYPE).description.properties.find((property) => property.name === 'actAsUser')!;
+		expect(field.required).toBeUndefined();
+		expect(field.description).toMatch(/^Optional\. .* Empty: the credential's Default Acting User ID\. When that is empty too, an operation that acts for a user stops before sending/);
+		expect(field.modes!.map((mode) => [mode.name, mode.placeholder])).toEqual([
+			['list', 'Optional: empty acts as the credential\'s Default Acting User'],
+			['id', 'Optional: empty acts as the credential\'s Default Acting User'],
+		]);
+		const credential = loader.getCredential(API_KEY_TYPE).type.properties.find((property) => property.name === 'actingUserId')!;
+		expect(credential.description).toMatch(/^Optional\. UUID of the user to act for when a node leaves "Act As User" empty\. When both are empty/);
 	});
 
 	test('an Act As User that is not a UUID fails before sending', async () => {

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { asTenant, freshTenant } from './harness/crm';
+import { asTenant, freshTenant, recordCounts } from './harness/crm';
 import { WebhookReceiver, WebhookTrigger } from './harness/webhooks';
 import { WEBHOOK_TRIGGER_NODE_TYPE, getEngine } from './harness/engine';
 import { byId, useWorld, wire } from './harness/world';
@@ -518,6 +518,31 @@ describe('test events', () => {
 		expect(trigger.executions).toEqual([[expect.objectContaining({ webhookType: 'booking_created', attendees: [expect.objectContaining({ email: 'jane.sample@example.com' })] })]]);
 		expect((await sent()).map((request) => request.method)).toEqual(['DELETE']);
 		expect(await subscriptionsOf(tenant)).toEqual([]);
+	});
+
+	test('a test event stores nothing: listening, a sample of each of the nine events and a booking\'s own body leave the tenant\'s records as they were', async () => {
+		const tenant = await freshTenant(world());
+		const appointment = await book(tenant, '10:00');
+		await world().clearRequests();
+		const before = await recordCounts(world(), tenant);
+		expect(before).toMatchObject({ appointments: 1, contacts: 1, users: 1, webhooks: 0 });
+		const events = (await getEngine()).nodeTypes.getByNameAndVersion(WEBHOOK_TRIGGER_NODE_TYPE).description.properties.find((property) => property.name === 'events')!;
+		const all = (events.options as Array<{ value: string }>).map((option) => option.value);
+		const trigger = await triggerOf(tenant, { events: all }, { mode: 'manual' });
+		expect((await trigger.activate()).error).toBeUndefined();
+
+		for (const webhookType of all) expect(await world().control('POST', '/__sandbox/webhooks/emit', { companyId: tenant.companyId, webhookType })).toEqual({ deliveries: 1 });
+		expect(await world().control('POST', '/__sandbox/webhooks/emit', { webhookType: 'booking_cancelled', appointmentId: appointment.id })).toEqual({ deliveries: 1 });
+		await delivered(trigger, all.length + 1);
+		await trigger.deactivate();
+
+		expect(trigger.executions.map(([item]) => item.webhookType)).toEqual([...all, 'booking_cancelled']);
+		expect((await world().requests()).filter((request) => request.method !== 'GET').map((request) => `${request.method} ${request.path}`)).toEqual([
+			'POST /webhooks',
+			expect.stringMatching(/^DELETE \/webhooks\/\d+$/),
+		]);
+		expect(await recordCounts(world(), tenant)).toEqual(before);
+		expect((await call(tenant, 'GET', `/v4/appointment/${String(appointment.id)}`)).isCancelled).toBe(false);
 	});
 });
 

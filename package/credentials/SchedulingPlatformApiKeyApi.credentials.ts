@@ -45,7 +45,7 @@ export class SchedulingPlatformApiKeyApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. 6f1c2a7e-1b2c-4d5e-8f90-123456789abc',
-			description: 'UUID of the user to act for when a node does not set "Act As User". Most operations need an acting user with an API key.',
+			description: 'Optional. UUID of the user to act for when a node leaves "Act As User" empty. When both are empty, an operation that acts for a user stops before sending (with an API key most operations need one; creating a user and reading open slots do not).',
 		},
 		...rateLimitProperties,
 	];

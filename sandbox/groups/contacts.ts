@@ -6,7 +6,6 @@ import { Call, Group } from '../handler';
 import { ordered } from '../listOrder';
 import { attachmentsOn } from '../crmAttachments';
 import { Contact, CrmCompany, Store, User } from '../store';
-import { UUID } from '../validation';
 import { companyUser } from '../visibility';
 
 /** CRM Contacts (api-reference §3): every user of the company sees its contacts. */
@@ -227,10 +226,13 @@ export function importContactRow(call: Call, row: Fields, updateExisting: boolea
 	return { outcome: 'created', contact: store.contacts.get(created.item.id)! };
 }
 
-/** A CRM company by id, or by name (case-insensitive); an unknown name creates it. */
+/**
+ * A CRM company by id, else by name (case-insensitive); an unknown name creates it. An id has no form of its own (the
+ * reference names none): whatever matches a company's id is that company.
+ */
 function crmCompanyFor(store: Store, actor: Actor, ref: string): CrmCompany {
 	const companies = tenantRecords(store.crmCompanies, actor);
-	const found = UUID.test(ref) ? companies.find((company) => company.id === ref) : companies.find((company) => company.name.toLowerCase() === ref.toLowerCase());
+	const found = companies.find((company) => company.id === ref) ?? companies.find((company) => company.name.toLowerCase() === ref.toLowerCase());
 	if (found) return found;
 	const now = store.clock.iso();
 	const company: CrmCompany = { id: randomUUID(), companyId: actor.company.id, name: ref, domain: null, ownerId: actor.user.id, customFields: {}, createdAt: now, updatedAt: now };

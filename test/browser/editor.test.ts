@@ -7,13 +7,14 @@ import { chromium, selectors } from 'playwright-core';
 import { freePort } from '../../scripts/realN8n';
 import { LOGIN, exampleWorkflows, startDemo } from '../../scripts/start';
 import type { Demo } from '../../scripts/start';
-import { REPO_DIR } from '../harness/packageDir';
+import { PACKAGE_NAME, REPO_DIR } from '../harness/packageDir';
 
 /**
  * The editor as a user meets it: `npm start`'s n8n (startDemo, in a fresh user folder) in Debian's
  * Chromium, driven by playwright-core. Logs in, runs each example workflow twice (the second run writes nothing),
- * builds a booking from an empty canvas, meets the 409 of a taken slot, creates
- * credentials, loads a list with an API key that has no acting user, finds each product area's trigger by search,
+ * builds a booking from an empty canvas (the start picked from the open slots), meets the 409 of a taken slot, opens
+ * a booking saved before Start offered the list, creates credentials, loads a list with an API key that has no
+ * acting user, finds each product area's trigger by search,
  * builds a workflow from the node panel (a trigger, "+" and the next node, a field of the trigger's output dragged
  * onto a parameter) and listens for a test event of the Webhook Trigger. Each test is a step of that walk and leaves
  * at least one screenshot in .screenshots/ (ignored) for a person to look at.
@@ -150,8 +151,11 @@ async function searchNodes(text: string): Promise<Locator> {
 	return page.getByTestId('node-creator');
 }
 
-/** From an empty canvas as a person does it: search the node, pick one of its actions, choose the credential. */
-async function addSchedulingAction(action: string, credentialId: string, actionsShot?: string): Promise<void> {
+/**
+ * From an empty canvas as a person does it: search the node, pick one of its actions, choose the credential. Returns
+ * the name of the credential n8n chose for the new node by itself, before that.
+ */
+async function addSchedulingAction(action: string, credentialId: string, actionsShot?: string): Promise<string> {
 	await searchNodes('scheduling');
 	await page.getByTestId('node-creator-item-name').getByText('Scheduling Platform', { exact: true }).click();
 	// On an empty canvas n8n lists the node's trigger events first ("On new booking", ...), its actions folded below.
@@ -161,8 +165,11 @@ async function addSchedulingAction(action: string, credentialId: string, actions
 	if (actionsShot) await shot(actionsShot);
 	await item.click();
 	await page.getByTestId('ndv').waitFor();
-	await page.getByTestId('node-credentials-select').click();
+	const select = page.getByTestId('node-credentials-select');
+	const chosen = await until('the credential n8n chooses', async () => (await select.locator('input').inputValue()) || undefined, 10_000);
+	await select.click();
 	await page.getByTestId(`node-credentials-select-item-${credentialId}`).click();
+	return chosen;
 }
 
 beforeAll(async () => {
@@ -391,19 +398,25 @@ test.each(EXAMPLES)('example workflow $id shows its sticky notes whole, runs fro
 	await runAgain(example);
 });
 
-test('a booking from an empty canvas: search the node, pick the credential, choose from the list, execute; the same slot again shows the API\'s reason', async () => {
+test('a booking from an empty canvas: search the node, pick the credential, choose the meeting type and an open slot from the lists, execute; the same slot again shows the API\'s reason', async () => {
 	const meetingTypes = (await ownerApi('/v4/meeting-type')) as Array<{ id: string; userId: string; meetingInfo: { name: string } }>;
 	const productDemo = meetingTypes.find((type) => type.meetingInfo.name === 'Product Demo') as { id: string; userId: string };
-	const query = `meetingTypeId=${productDemo.id}&hostIds=${productDemo.userId}&start=${day(1)}&end=${day(7)}&timezone=UTC`;
-	const slots = (await ownerApi(`/v4/booking-availability?${query}`)) as { dates: Array<{ spots: Array<{ startTime: string }> }> };
-	const slotStart = new Date(slots.dates[0].spots[0].startTime).toISOString();
+	// What Start's list asks for: the open slots from today on, 14 days, in the host's time zone.
+	const query = `meetingTypeId=${productDemo.id}&start=${day(0)}&end=${day(13)}&hostIds=${productDemo.userId}`;
+	const slots = (await ownerApi(`/v4/booking-availability?${query}`)) as { timezone: string; dates: Array<{ date: string; spots: Array<{ startTime: string }> }> };
+	const [{ date, spots }] = slots.dates;
+	const slotStart = spots[0].startTime;
+	const weekday = new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', timeZone: 'UTC' });
 
-	await addSchedulingAction('Create a booking at an open slot', 'spDemoOwnerPat01', '04-node-actions');
+	// n8n gives a new node the credential updated last of the types it takes: the demo imports the owner's token last.
+	expect(await addSchedulingAction('Create a booking at an open slot', 'spDemoOwnerPat01', '04-node-actions')).toBe('Demo Token (Ada Admin)');
 	await page.getByTestId('resource-locator-meetingTypeId').getByTestId('rlc-input').click();
 	await page.getByText('Product Demo', { exact: true }).click();
-	// The date field shows the time in n8n's time zone (UTC here), without the zone.
-	await page.getByTestId('parameter-input-start').locator('input').fill(slotStart.slice(0, 19).replace('T', ' '));
-	await page.keyboard.press('Enter');
+	await page.getByTestId('resource-locator-start').getByTestId('rlc-input').click();
+	const slot = page.getByText(`${weekday} ${date}, ${slotStart.slice(11, 16)} (${slots.timezone})`, { exact: true });
+	await slot.waitFor();
+	await shot('05-booking-open-slots');
+	await slot.click();
 	await page.getByTestId('parameter-input-email').locator('input').fill('lead@client.example');
 	await page.getByTestId('parameter-input-firstName').locator('input').fill('Lea');
 	await page.getByTestId('parameter-input-lastName').locator('input').fill('Lead');
@@ -417,8 +430,7 @@ test('a booking from an empty canvas: search the node, pick the credential, choo
 	const [booking] = (await sandboxRequests()).filter((request) => request.method === 'POST');
 	expect(booking.path).toBe('/v4/booking');
 	expect(booking.headers.authorization).toBe(`Bearer ${demo.seed.credentials.ownerPat}`);
-	expect(booking.body).toEqual(expect.objectContaining({ meetingTypeId: productDemo.id, start: expect.any(String) }));
-	expect(new Date((booking.body as { start: string }).start).toISOString()).toBe(slotStart);
+	expect(booking.body).toEqual(expect.objectContaining({ meetingTypeId: productDemo.id, start: slotStart }));
 
 	await page.getByTestId('node-execute-button').click();
 	await page.getByTestId('node-error-message').waitFor();
@@ -427,6 +439,51 @@ test('a booking from an empty canvas: search the node, pick the credential, choo
 	// The toast n8n shows shows the message: the API's reason.
 	await page.locator('.el-notification').getByText('The requested time slot is not available (HTTP 409)').waitFor();
 	await shot('07-booking-conflict');
+	await closeNode();
+});
+
+/** Creates through n8n's REST API as the logged-in person (a workflow, a credential); the new ID. */
+async function restCreate(path: string, data: object): Promise<string> {
+	// n8n's REST API wants the browser's ID with the session cookie, as the editor sends it.
+	const browserId = await page.evaluate('localStorage.getItem("n8n-browserId")');
+	const created = await page.request.post(`${demo.editorUrl}/rest/${path}`, { headers: { 'browser-id': String(browserId) }, data });
+	expect(created.ok()).toBe(true);
+	return ((await created.json()) as { data: { id: string } }).data.id;
+}
+
+test('a booking node saved before Start offered the list opens with its date as it was saved, and books it', async () => {
+	const [{ id: meetingTypeId, userId }] = (await ownerApi('/v4/meeting-type')) as Array<{ id: string; userId: string }>;
+	const slots = (await ownerApi(`/v4/booking-availability?meetingTypeId=${meetingTypeId}&start=${day(2)}&end=${day(9)}&hostIds=${userId}`)) as { dates: Array<{ spots: Array<{ startTime: string }> }> };
+	// As the date picker stored it: the time in n8n's time zone (UTC here), without the zone.
+	const saved = new Date(slots.dates[0].spots.at(-1)!.startTime).toISOString().slice(0, 19);
+	const booking = {
+		resource: 'booking',
+		operation: 'create',
+		meetingTypeId: { __rl: true, mode: 'id', value: meetingTypeId },
+		start: saved,
+		email: 'saved.before@client.example',
+		firstName: 'Saved',
+		lastName: 'Before',
+	};
+	const id = await restCreate('workflows', {
+		name: 'Booking Saved Before the Slot List',
+		nodes: [
+			{ id: 'trigger', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{ id: 'book', name: 'Book', type: `${PACKAGE_NAME}.schedulingPlatform`, typeVersion: 1.1, position: [220, 0], parameters: booking, credentials: { schedulingPlatformPatApi: { id: 'spDemoOwnerPat01', name: 'Demo Token (Ada Admin)' } } },
+		],
+		connections: { Start: { main: [[{ node: 'Book', type: 'main', index: 0 }]] } },
+		settings: {},
+	});
+	await page.goto(`${demo.editorUrl}/workflow/${id}`);
+	const output = await openNode('Book');
+	// The saved text, in a locator without a mode chosen (n8n keeps a value of another form as it is).
+	expect(await page.getByTestId('resource-locator-start').getByTestId('rlc-input').inputValue()).toBe(saved);
+	await shot('05-booking-saved-before');
+	await clearRequests();
+	await page.getByTestId('node-execute-button').click();
+	await output.getByText('booked').waitFor();
+	const [posted] = (await sandboxRequests()).filter((request) => request.method === 'POST');
+	expect(posted.body).toEqual(expect.objectContaining({ meetingTypeId, start: `${saved}+00:00` }));
 	await closeNode();
 });
 
@@ -534,14 +591,7 @@ test('new credentials get readable default names, and their test tells a valid, 
 });
 
 test('with an API key that has no acting user, the Meeting Type list loads as the company owner', async () => {
-	// n8n's REST API wants the browser's ID with the session cookie, as the editor sends it.
-	const browserId = await page.evaluate('localStorage.getItem("n8n-browserId")');
-	const created = await page.request.post(`${demo.editorUrl}/rest/credentials`, {
-		headers: { 'browser-id': String(browserId) },
-		data: { name: 'API Key Without Acting User', type: 'schedulingPlatformApiKeyApi', data: { baseUrl: demo.sandbox.url, apiKey: demo.seed.credentials.apiKey } },
-	});
-	expect(created.ok()).toBe(true);
-	const { id } = ((await created.json()) as { data: { id: string } }).data;
+	const id = await restCreate('credentials', { name: 'API Key Without Acting User', type: 'schedulingPlatformApiKeyApi', data: { baseUrl: demo.sandbox.url, apiKey: demo.seed.credentials.apiKey } });
 
 	await addSchedulingAction('Create a booking at an open slot', id);
 	await clearRequests();

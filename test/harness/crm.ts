@@ -53,3 +53,28 @@ export async function logCall(world: World, parent: Parent, occurredAt: string, 
 export async function addTask(world: World, parent: Parent, title: string, dueDate = '2027-03-31T12:00:00Z'): Promise<string> {
 	return (await made(world, 'POST', '/crm/tasks', { title, type: 'todo', dueDate, ...parent })).id;
 }
+
+/** Lists whose size says what a tenant has (api-reference paths), and where each answer gives it. */
+const COUNTED: Record<string, [string, (body: IDataObject) => number]> = {
+	appointments: ['/v4/appointment/paginated?page=0&pageSize=1', (body) => Number(body.total)],
+	provisionalBookings: ['/v4/provisional-booking/paginated?page=0&pageSize=1', (body) => Number(body.total)],
+	pendingAttendees: ['/v4/attendee/pending', (body) => (body as unknown as unknown[]).length],
+	meetingTypes: ['/v4/meeting-type', (body) => (body as unknown as unknown[]).length],
+	users: ['/v4/user?limit=1', (body) => Number(body.total)],
+	contacts: ['/crm?limit=1', (body) => Number(body.total)],
+	companies: ['/crm/companies?limit=1', (body) => Number(body.total)],
+	deals: ['/crm/deals?limit=1', (body) => Number(body.total)],
+	tasks: ['/crm/tasks?limit=1', (body) => Number(body.total)],
+	conversations: ['/v4/messenger/conversations?limit=1', (body) => Number(body.total)],
+	signatures: ['/v4/signatures?limit=1', (body) => Number(body.total)],
+	documents: ['/invoicing/documents?limit=1', (body) => Number(body.total)],
+	webhooks: ['/webhooks', (body) => (body as unknown as unknown[]).length],
+};
+
+/** How many records of each kind a tenant has, read through the API as its owner; the request log is cleared after. */
+export async function recordCounts(world: World, tenant: { token: string }): Promise<Record<string, number>> {
+	const counts: Record<string, number> = {};
+	for (const [kind, [path, count]] of Object.entries(COUNTED)) counts[kind] = count(await asTenant(world, tenant, 'GET', path));
+	await world.clearRequests();
+	return counts;
+}

@@ -114,17 +114,25 @@ test('descriptions say how each trigger starts a workflow: the merged entries (t
 	expect(webhook.description).toMatch(/^Instant, no polling: /);
 });
 
-test('the triggers\' fields start with the Event (after the Poll Times n8n puts first), before Authentication, Act As User and the filters', async () => {
+test('the triggers\' fields start with the Event (after the Poll Times n8n puts first), then Authentication; the optional Act As User comes last before Options', async () => {
 	for (const trigger of (await nodes()).filter((description) => description.group.includes('trigger'))) {
 		const names = trigger.properties.map((property: INodeProperties) => property.name).filter((name) => name !== 'notice');
 		const own = trigger.polling ? names.slice(names.indexOf('pollTimes') + 1) : names;
 		const events = own.findIndex((name) => name !== 'event' && name !== 'events');
-		expect({ trigger: trigger.name, pollTimesFirst: trigger.polling ? names[0] === 'pollTimes' : true, events, next: own.slice(events, events + 2) }).toEqual({
+		expect({ trigger: trigger.name, pollTimesFirst: trigger.polling ? names[0] === 'pollTimes' : true, events, next: own[events], last: own.slice(-2) }).toEqual({
 			trigger: trigger.name,
 			pollTimesFirst: true,
 			events: trigger.name === 'schedulingPlatformTrigger' ? 2 : 1,
-			next: ['authentication', 'actAsUser'],
+			next: 'authentication',
+			last: ['actAsUser', 'options'],
 		});
+	}
+});
+
+test('the action nodes\' Act As User comes below the operations\' own fields, last before Request Options', async () => {
+	for (const node of (await nodes()).filter((description) => !description.group.includes('trigger'))) {
+		const names = node.properties.map((property: INodeProperties) => property.name);
+		expect({ node: node.name, first: names[0], last: names.slice(-2) }).toEqual({ node: node.name, first: 'authentication', last: ['actAsUser', 'requestOptions'] });
 	}
 });
 

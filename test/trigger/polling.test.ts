@@ -1,13 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { freshTenant } from '../harness/crm';
+import { asTenant, crmParent, freshTenant, FRESH_SELLER, recordCounts } from '../harness/crm';
 import { byId, useWorld } from '../harness/world';
 
 /**
  * How the polling triggers poll (shared/trigger/watch.ts), on the CRM Trigger's New Contact event (contacts are quick
- * to make in bulk through the control API): manual mode, errors that must leave the stored position alone, two polls
- * at once, a damaged or foreign state, bursts over several pages, the room of `seen`, and n8n 2.x's poll budget. Each
- * test works in a tenant of its own.
+ * to make in bulk through the control API): manual mode (and that Fetch Test Event of every event only reads), errors
+ * that must leave the stored position alone, two polls at once, a damaged or foreign state, bursts over several pages,
+ * the room of `seen`, and n8n 2.x's poll budget. Each test works in a tenant of its own.
  */
 
 const world = useWorld();
@@ -65,6 +65,53 @@ describe('Polling trigger: manual mode', () => {
 		const run = await world().fetchTestEvent(parameters, world().pat(tenant.token));
 		expect(run.data.resultData.error).toBeUndefined();
 		expect(run.data.resultData.runData).toEqual({});
+	});
+});
+
+describe('Polling trigger: Fetch Test Event only reads', () => {
+	const EVENTS = ['newBooking', 'bookingCancelled', 'bookingRescheduled', 'appointmentStartingSoon', 'appointmentEnded', 'newContact', 'newDeal', 'dealWon', 'dealLost', 'newConversation', 'newInboundMessage', 'signatureCompleted', 'invoicePaid', 'invoiceOverdue', 'offerAccepted'];
+
+	/** A tenant with something for most events: bookings (one cancelled, one moved), a won deal, a conversation, invoices overdue and paid, an accepted offer. */
+	async function eventfulTenant(): Promise<Tenant> {
+		const tenant = await freshTenant(world());
+		const call = (method: string, path: string, body?: unknown) => asTenant(world(), tenant, method, path, body);
+		const [meetingType] = (await call('GET', '/v4/meeting-type')) as unknown as IDataObject[];
+		const book = async (time: string) =>
+			await call('POST', '/v4/booking', { meetingTypeId: meetingType.id, start: `2027-03-01T${time}:00Z`, hostIds: [tenant.userId], attendee: { email: `ann.${time.slice(0, 2)}@example.com`, firstname: 'Ann', lastname: 'Lee', receiveReminders: true, notes: {} } });
+		const [, cancelled, moved] = [await book('09:00'), await book('10:00'), await book('11:00')];
+		await call('POST', `/v4/appointment/${String(cancelled.appointmentId)}/cancel`, { reason: 'No longer needed' });
+		await call('POST', `/v4/appointment/${String(moved.appointmentId)}/reschedule`, { start: '2027-03-01T14:00:00Z', ignoreAvailability: true });
+		await call('PATCH', `/crm/deals/${await crmParent(world(), 'deal', 'Roof repair', tenant.companyId)}/won`, {});
+		await world().control('POST', '/__sandbox/messenger/inbound', { phone: '+4915112345678', text: 'Hello', companyId: tenant.companyId });
+		await call('PATCH', '/invoicing/settings', FRESH_SELLER);
+		const contactId = ((await call('GET', '/crm?limit=1')).result as Array<{ item: IDataObject }>)[0].item.id;
+		const document = async (type: string, dates: IDataObject = {}) => {
+			const made = await call('POST', '/invoicing/documents', { type, contactId, lineItems: [{ description: 'Service', quantity: 1, unitPrice: 100, taxRate: 19 }], ...dates });
+			await call('POST', `/invoicing/documents/${String(made.id)}/finalise`);
+			return String(made.id);
+		};
+		await call('POST', `/invoicing/documents/${await document('invoice', { issueDate: '2027-02-01', dueDate: '2027-02-10' })}/send`, {});
+		const paid = await document('invoice');
+		await call('POST', `/invoicing/documents/${paid}/send`, {});
+		await call('POST', `/invoicing/documents/${paid}/payments`, { amount: 119 });
+		await call('POST', `/invoicing/documents/${await document('offer')}/convert`);
+		await world().clearRequests();
+		return tenant;
+	}
+
+	test('every event of every polling trigger, with Full Record: GET requests only, and the tenant\'s records are as they were', async () => {
+		const tenant = await eventfulTenant();
+		const before = await recordCounts(world(), tenant);
+		const shown: string[] = [];
+		for (const event of EVENTS) {
+			const run = await world().fetchTestEvent({ event, minutesBefore: 240, options: { fullRecord: true } }, world().pat(tenant.token));
+			expect({ event, error: run.data.resultData.error?.message }).toEqual({ event, error: undefined });
+			if (run.data.resultData.runData['Scheduling Platform Trigger']?.[0]?.data?.main?.[0]?.length) shown.push(event);
+		}
+		expect(shown).toEqual(EVENTS.filter((event) => !['appointmentEnded', 'dealLost', 'signatureCompleted'].includes(event)));
+		const methods = new Set((await world().requests()).map((request) => request.method));
+		expect([...methods]).toEqual(['GET']);
+		expect(await recordCounts(world(), tenant)).toEqual(before);
 	});
 });
 

@@ -10,10 +10,10 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { forTheEditor } from '../shared/editorLoaders';
 import { executeDefinitions } from '../shared/executor';
 import { requestOptionsProperty } from '../shared/parallel';
-import { authenticationProperties } from '../shared/authentication';
+import { actAsUserProperty, authenticationProperty } from '../shared/authentication';
 import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { getUsers, searchActingUsers, searchUsers } from '../shared/listSearch';
-import { searchAppointments, searchAvailabilities } from './listSearch';
+import { searchAppointments, searchAvailabilities, searchOpenSlots } from './listSearch';
 import { appointmentOperations, appointmentProperties } from './resources/appointment';
 import { attendeeOperations, attendeeProperties } from './resources/attendee';
 import { availabilityOperations, availabilityProperties } from './resources/availability';
@@ -28,7 +28,7 @@ import { userOperations, userProperties } from './resources/user';
 import { searchMeetingTypes } from '../shared/records/scheduling';
 
 const properties: INodeProperties[] = [
-	...authenticationProperties,
+	authenticationProperty,
 	{
 		displayName: 'Resource',
 		name: 'resource',
@@ -60,6 +60,7 @@ const properties: INodeProperties[] = [
 	...meetingTypeProperties,
 	...personalPageProperties,
 	...userProperties,
+	actAsUserProperty,
 	requestOptionsProperty,
 ];
 
@@ -85,7 +86,8 @@ export class SchedulingPlatform implements INodeType {
 		icon: { light: 'file:../../icons/schedulingPlatform.svg', dark: 'file:../../icons/schedulingPlatform.dark.svg' },
 		group: ['transform'],
 		// 1.1: Simplify (on by default) on Get and Get Many of appointments; version 1 outputs them whole (shared/simplify.ts).
-		version: [1, 1.1],
+		// 1.2: Booking → Create's Start offers the open slots (a resource locator); 1 and 1.1 keep the date picker.
+		version: [1, 1.1, 1.2],
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Manage scheduling on the Scheduling Platform: users, meeting types, availability, open slots, bookings, appointments, calendars, booking links and handoffs',
 		defaults: { name: 'Scheduling Platform' },
@@ -112,7 +114,7 @@ export class SchedulingPlatform implements INodeType {
 	methods = {
 		credentialTest: { schedulingPlatformCredentialTest: testSchedulingPlatformCredential },
 		loadOptions: forTheEditor({ getUsers }),
-		listSearch: forTheEditor({ searchActingUsers, searchAppointments, searchAvailabilities, searchMeetingTypes, searchUsers }),
+		listSearch: forTheEditor({ searchActingUsers, searchAppointments, searchAvailabilities, searchMeetingTypes, searchOpenSlots, searchUsers }),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

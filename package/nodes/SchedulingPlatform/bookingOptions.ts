@@ -25,14 +25,14 @@ export const durationList: Converter = (value) => {
 	return durations.length ? durations : undefined;
 };
 
-/** Rows of Channel and Availability ID → { channel: availabilityId }: each channel once, each ID a UUID. */
+/** Rows of Channel and Availability ID → { channel: availabilityId }: each channel once, each with an ID (any non-empty text). */
 export const channelAvailabilities: Converter = (value) => {
 	const rows = ((value as IDataObject).channels ?? []) as Array<{ channel?: unknown; availabilityId?: unknown }>;
 	const byChannel: IDataObject = {};
 	for (const [index, row] of rows.entries()) {
 		const [channel, availabilityId] = [String(row.channel ?? '').trim(), String(row.availabilityId ?? '').trim()];
 		if (channel in byChannel) throw new InputProblem(`has the channel "${channel}" twice: give each channel once`);
-		const problem = inputProblem('required', availabilityId) ?? inputProblem('uuid', availabilityId);
+		const problem = inputProblem('required', availabilityId);
 		if (problem) throw new InputProblem(`row ${index + 1}: Availability ID ${problem}`);
 		byChannel[channel] = availabilityId;
 	}
@@ -145,7 +145,6 @@ const meetingOptionFields: INodeProperties[] = [
 						name: 'availabilityId',
 						type: 'string',
 						default: '',
-						placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
 						description: 'ID of the availability whose hours apply to this channel (Availability → Get Many lists them)',
 					},
 				],

@@ -1,10 +1,16 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { matches } from '../shared/listSearch';
+import { fixedValue, matches } from '../shared/listSearch';
 import { MAX_PAGE_SIZE } from '../shared/transport/pagination';
 import { apiRequest } from '../shared/transport/request';
+import type { SlotAnswer } from './resources/booking';
+import { SLOT_LIST_DAYS, defaultHosts, meetingTypeRequest, openSlots } from './resources/booking';
 
-/** "From List" loaders of the scheduling resources (availabilities, appointments; meeting types: nodes/shared/records/scheduling.ts); users are shared. */
+/**
+ * "From List" loaders of the scheduling resources (availabilities, appointments, open slots; meeting types:
+ * nodes/shared/records/scheduling.ts); users are shared.
+ */
 
 export async function searchAvailabilities(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const availabilities = (await apiRequest(this, 0, { method: 'GET', path: '/availability' })) as IDataObject[];
@@ -41,4 +47,44 @@ function appointmentName(appointment: IDataObject): string {
 	const what = String((appointment.meetingInfo as IDataObject)?.name ?? 'Appointment');
 	const cancelled = appointment.isCancelled ? ' (cancelled)' : '';
 	return `${String(appointment.start)} · ${what}${who ? ` with ${who}` : ''}${cancelled}`;
+}
+
+const DAY_MS = 86_400_000;
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/** A slot as the API gives it, in its local time: "Mon 2027-03-08, 10:00 (Europe/Berlin)". */
+function slotName({ startTime, date, timezone }: ReturnType<typeof openSlots>[number]): string {
+	return `${WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()]} ${date}, ${startTime.slice(11, 16)} (${timezone})`;
+}
+
+/**
+ * The hosts and length the list asks for: Hosts, Queue ID and Duration as Create sends them when they are fixed
+ * values (an expression is known only when the node runs), else the meeting type's queue or host.
+ */
+async function slotQuery(ctx: ILoadOptionsFunctions, meetingTypeId: string): Promise<IDataObject> {
+	const fields = (ctx.getCurrentNodeParameter('additionalFields') ?? {}) as IDataObject;
+	const hostIds = Array.isArray(fields.hostIds) ? fields.hostIds.map(fixedValue).filter(Boolean) : [];
+	const queueId = fixedValue(fields.queueId);
+	const hosts = hostIds.length ? { hostIds } : queueId ? { queueId } : defaultHosts((await apiRequest(ctx, 0, meetingTypeRequest(meetingTypeId))) as IDataObject);
+	return typeof fields.duration === 'number' ? { ...hosts, meetingDuration: fields.duration } : hosts;
+}
+
+/**
+ * Booking → Create's Start: the open slots of the chosen meeting type from today (UTC) to SLOT_LIST_DAYS - 1 days
+ * ahead, in one request, each in the host's time zone as the API answers; the value is the slot's start with its offset.
+ */
+export async function searchOpenSlots(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const meetingTypeId = fixedValue(this.getCurrentNodeParameter('meetingTypeId'));
+	if (!meetingTypeId) {
+		throw new NodeOperationError(this.getNode(), 'Choose a Meeting Type first', { description: 'The list shows the open slots of the meeting type chosen above.' });
+	}
+	const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
+	const { hostIds, queueId, meetingDuration } = await slotQuery(this, meetingTypeId);
+	const qs = { meetingTypeId, start: day(0), end: day(SLOT_LIST_DAYS - 1), hostIds, queueId, meetingDuration };
+	const answer = (await apiRequest(this, 0, { method: 'GET', path: '/v4/booking-availability', qs, needsUserContext: false })) as SlotAnswer;
+	return {
+		results: openSlots(answer)
+			.map((slot) => ({ name: slotName(slot), value: slot.startTime }))
+			.filter((slot) => matches(filter, slot.name, slot.value)),
+	};
 }

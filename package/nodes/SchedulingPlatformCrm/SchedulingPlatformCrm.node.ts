@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperties } from '../shared/authentication';
+import { actAsUserProperty, authenticationProperty } from '../shared/authentication';
 import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { forTheEditor } from '../shared/editorLoaders';
 import { executeDefinitions } from '../shared/executor';
@@ -29,7 +29,7 @@ import { searchCompanies, searchContacts, searchDeals, searchPipelines } from '.
  */
 
 const properties: INodeProperties[] = [
-	...authenticationProperties,
+	authenticationProperty,
 	{
 		displayName: 'Resource',
 		name: 'resource',
@@ -61,6 +61,7 @@ const properties: INodeProperties[] = [
 	...emailProperties,
 	...customFieldProperties,
 	...lostReasonProperties,
+	actAsUserProperty,
 	requestOptionsProperty,
 ];
 

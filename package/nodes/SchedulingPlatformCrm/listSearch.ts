@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
-import { each, matches, searchPage } from '../shared/listSearch';
+import { each, fixedValue, matches, searchPage } from '../shared/listSearch';
 import { readPipelines } from '../shared/records/crm';
 import { MAX_PAGE_SIZE } from '../shared/transport/pagination';
 import { failWith, readItems } from '../shared/transport/answers';
@@ -19,12 +19,6 @@ export async function searchTasks(this: ILoadOptionsFunctions, filter?: string, 
 		value: String(task.id),
 	});
 	return await searchPage(this, { path: '/crm/tasks', itemsKey: 'tasks', options: each(option) }, filter, paginationToken);
-}
-
-/** A fixed value of a resource locator or text parameter ("" when unset or an expression). */
-function fixedValue(given: unknown): string {
-	const value = given && typeof given === 'object' ? (given as IDataObject).value : given;
-	return typeof value === 'string' && !value.startsWith('=') ? value.trim() : '';
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperties } from '../shared/authentication';
+import { actAsUserProperty, authenticationProperty } from '../shared/authentication';
 import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { forTheEditor } from '../shared/editorLoaders';
 import { executeDefinitions } from '../shared/executor';
@@ -22,7 +22,7 @@ import { searchCompanies, searchContacts, searchDeals } from '../shared/records/
  */
 
 const properties: INodeProperties[] = [
-	...authenticationProperties,
+	authenticationProperty,
 	{
 		displayName: 'Resource',
 		name: 'resource',
@@ -44,6 +44,7 @@ const properties: INodeProperties[] = [
 	...recurringInvoiceProperties,
 	...billingRunProperties,
 	...accountingExportProperties,
+	actAsUserProperty,
 	requestOptionsProperty,
 ];
 

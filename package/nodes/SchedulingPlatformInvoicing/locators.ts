@@ -1,6 +1,6 @@
 import { locator } from '../shared/locators';
 
-/** Resource locators of the invoicing records (their loaders in listSearch.ts); the IDs are UUIDs. */
+/** Resource locators of the invoicing records (their loaders in listSearch.ts); By ID takes any non-empty text (no form is known). */
 
 export const documentLocator = locator('searchDocuments', 'Document ID');
 

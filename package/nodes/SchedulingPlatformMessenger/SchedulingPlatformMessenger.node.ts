@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperties } from '../shared/authentication';
+import { actAsUserProperty, authenticationProperty } from '../shared/authentication';
 import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { forTheEditor } from '../shared/editorLoaders';
 import { executeDefinitions } from '../shared/executor';
@@ -18,7 +18,7 @@ import { templateOperations, templateProperties } from './resources/template';
  */
 
 const properties: INodeProperties[] = [
-	...authenticationProperties,
+	authenticationProperty,
 	{
 		displayName: 'Resource',
 		name: 'resource',
@@ -34,6 +34,7 @@ const properties: INodeProperties[] = [
 	...conversationProperties,
 	...messageProperties,
 	...templateProperties,
+	actAsUserProperty,
 	requestOptionsProperty,
 ];
 

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperties } from '../shared/authentication';
+import { actAsUserProperty, authenticationProperty } from '../shared/authentication';
 import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { forTheEditor } from '../shared/editorLoaders';
 import { executeDefinitions } from '../shared/executor';
@@ -21,7 +21,7 @@ import { searchMeetingTypes } from '../shared/records/scheduling';
  */
 
 const properties: INodeProperties[] = [
-	...authenticationProperties,
+	authenticationProperty,
 	{
 		displayName: 'These endpoints are marked Beta by the Scheduling Platform: their behaviour may still change.',
 		name: 'betaNotice',
@@ -47,6 +47,7 @@ const properties: INodeProperties[] = [
 	...meetingTypeTemplateProperties,
 	...pendingAttendeeProperties,
 	...provisionalBookingProperties,
+	actAsUserProperty,
 	requestOptionsProperty,
 ];
 

@@ -10,5 +10,5 @@ export const templateLocator = locator('searchMeetingTypeTemplates', 'Template I
 
 export const provisionalBookingLocator = locator('searchProvisionalBookings', 'Provisional Booking ID');
 
-/** Pending attendees have numeric IDs. */
+/** Pending attendees have numeric IDs (api-reference §7: "numeric `id`", `PATCH /v4/attendee/pending/{id}` "(numeric id)"). */
 export const pendingAttendeeLocator = locator('searchPendingAttendees', 'Pending Attendee ID', 'number');

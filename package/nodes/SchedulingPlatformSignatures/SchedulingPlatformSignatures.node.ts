@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperties } from '../shared/authentication';
+import { actAsUserProperty, authenticationProperty } from '../shared/authentication';
 import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { forTheEditor } from '../shared/editorLoaders';
 import { executeDefinitions } from '../shared/executor';
@@ -16,7 +16,7 @@ import { signatureRequestOperations, signatureRequestProperties } from './resour
  */
 
 const properties: INodeProperties[] = [
-	...authenticationProperties,
+	authenticationProperty,
 	{
 		displayName: 'Resource',
 		name: 'resource',
@@ -26,6 +26,7 @@ const properties: INodeProperties[] = [
 		default: 'signatureRequest',
 	},
 	...signatureRequestProperties,
+	actAsUserProperty,
 	requestOptionsProperty,
 ];
 

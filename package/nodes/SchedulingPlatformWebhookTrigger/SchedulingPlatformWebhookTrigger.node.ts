@@ -1,7 +1,7 @@
 import type { IHookFunctions, INodeProperties, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperties } from '../shared/authentication';
+import { actAsUserProperty, authenticationProperty } from '../shared/authentication';
 import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { forTheEditor } from '../shared/editorLoaders';
 import { searchActingUsers, searchUsers } from '../shared/listSearch';
@@ -23,7 +23,7 @@ const subtitle = `={{ [].concat($parameter["events"] || []).map((event) => (${JS
 
 const properties: INodeProperties[] = [
 	eventsProperty,
-	...authenticationProperties,
+	authenticationProperty,
 	{
 		displayName:
 			'The Scheduling Platform delivers only to https addresses, so n8n\'s public webhook URL (its WEBHOOK_URL setting) must be https. Keep the webhook URL secret: deliveries are not signed, so anyone who knows it can post to it.',
@@ -57,6 +57,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	actAsUserProperty,
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -29,11 +29,24 @@ function sourceOf(source: ParamSource): Exclude<ParamSource, string> {
 	return typeof source === 'string' ? { param: source } : source;
 }
 
-/** The properties shown for the resource and operation: names repeat across resources, labels must not mix. */
-function shownFor(properties: INodeProperties[], resource: string, operation: string): INodeProperties[] {
+/** Whether a `@version` display condition (a version, or `{ _cnd: { gte | lt } }`) holds for the node's version. */
+function versionShown(conditions: unknown[] | undefined, version: number): boolean {
+	if (!conditions) return true;
+	return conditions.some((condition) => {
+		if (typeof condition === 'number') return condition === version;
+		const { gte, lt } = (condition as { _cnd?: { gte?: number; lt?: number } })._cnd ?? {};
+		return (gte === undefined || version >= gte) && (lt === undefined || version < lt);
+	});
+}
+
+/**
+ * The properties shown for the resource, operation and node version: names repeat across resources (and across
+ * versions, where a field changed its type), labels and checks must not mix.
+ */
+function shownFor(properties: INodeProperties[], resource: string, operation: string, version: number): INodeProperties[] {
 	return properties.filter(({ displayOptions }) => {
 		const show = displayOptions?.show;
-		return (!show?.resource || show.resource.includes(resource)) && (!show?.operation || show.operation.includes(operation));
+		return (!show?.resource || show.resource.includes(resource)) && (!show?.operation || show.operation.includes(operation)) && versionShown(show?.['@version'], version);
 	});
 }
 
@@ -318,7 +331,7 @@ export async function executeDefinitions(
 	const count = ctx.getInputData().length;
 	if (!count) return [[]];
 	const { resource, operation, definition } = definitionOf(ctx, resources);
-	const shown = shownFor(properties, resource, operation);
+	const shown = shownFor(properties, resource, operation, ctx.getNode().typeVersion);
 	const lookups: Lookups = new Map();
 	const reads = definition.method === 'GET';
 	const parallel = new ItemRun(ctx, 0, shown, lookups).read(reads ? 'requestOptions.parallelReads' : 'requestOptions.parallelWrites');

@@ -258,7 +258,10 @@ function fixedCollection(value: unknown, property: INodeProperties): IDataObject
 	return checked;
 }
 
-/** One rule per field type: the value as the field's type, converted from what an expression gave, or InputProblem. */
+/**
+ * One rule per field type: the value as the field's type, converted from what an expression gave, or InputProblem. A
+ * resource locator is text (an ID), or a moment when it has a Date and Time mode (Booking Create's Start).
+ */
 const TYPE_RULES: Partial<Record<INodeProperties['type'], (value: unknown, property: INodeProperties) => unknown>> = {
 	string: (value, property) => (property.typeOptions?.multipleValues ? list(value).map(text) : text(value)),
 	number,
@@ -267,7 +270,7 @@ const TYPE_RULES: Partial<Record<INodeProperties['type'], (value: unknown, prope
 	multiOptions: (value, property) => list(value).map((item) => option(item, property)),
 	dateTime: calendarDate,
 	color,
-	resourceLocator: text,
+	resourceLocator: (value, property) => (property.modes?.some((mode) => mode.name === 'dateTime') ? calendarDate(value) : text(value)),
 	fixedCollection,
 	collection: (value, property) => members(value, (property.options ?? []) as INodeProperties[], []),
 };

@@ -32,6 +32,12 @@ export function matches(filter: string | undefined, ...texts: unknown[]): boolea
 	return texts.some((text) => String(text ?? '').toLowerCase().includes(needle));
 }
 
+/** A fixed value of a resource locator or text parameter as the editor sends it ("" when unset or an expression). */
+export function fixedValue(given: unknown): string {
+	const value = given && typeof given === 'object' ? (given as IDataObject).value : given;
+	return typeof value === 'string' && !value.startsWith('=') ? value.trim() : '';
+}
+
 async function listUsers(
 	ctx: ILoadOptionsFunctions,
 	filter: string | undefined,

@@ -5,6 +5,7 @@ import type { InputCheck } from '../../shared/inputChecks';
 import { InputProblem, inputProblem } from '../../shared/inputChecks';
 import { userLocator } from '../../shared/locators';
 import { appointmentLocator } from '../locators';
+import type { ApiRequest } from '../../shared/transport/request';
 import type { Converter, OperationCall, ResourceDefinitions } from '../../shared/types';
 import { formAnswers, formAnswersField, nameProblem } from '../../shared/records/attendeeFields';
 import { meetingTypeLocator } from '../../shared/records/scheduling';
@@ -26,33 +27,39 @@ function listOf(check: InputCheck, most?: { count: number; what: string }): Conv
 	};
 }
 
+/** User IDs (hosts): UUIDs, as the acting-user header names a user (api-reference §1 Acting user). */
 export const idList = listOf('uuid');
+
+export const meetingTypeRequest = (id: string): ApiRequest => ({ method: 'GET', path: '/v4/meeting-type/{id}', pathParams: { id } });
+
+/** The hosts the API needs beside a meeting type when none are given: its queue, else its host. */
+export function defaultHosts(meetingType: IDataObject): IDataObject {
+	return meetingType.queueId ? { queueId: meetingType.queueId } : { hostIds: [meetingType.userId] };
+}
 
 /** Without host IDs or a queue, the API refuses: read the meeting type and take its queue, else its host. */
 function fillHosts(target: 'qs' | 'body') {
 	return async (call: OperationCall): Promise<void> => {
 		const fields = target === 'qs' ? call.request.qs : call.request.body!;
 		if (fields.hostIds || fields.queueId) return;
-		const meetingType = (await call.lookup({
-			method: 'GET',
-			path: '/v4/meeting-type/{id}',
-			pathParams: { id: String(fields.meetingTypeId) },
-		})) as IDataObject;
-		if (meetingType.queueId) fields.queueId = meetingType.queueId;
-		else fields.hostIds = [meetingType.userId];
+		Object.assign(fields, defaultHosts((await call.lookup(meetingTypeRequest(String(fields.meetingTypeId)))) as IDataObject));
 	};
 }
 
-interface SlotAnswer {
+export interface SlotAnswer {
 	timezone: string;
 	dates: Array<{ date: string; spots: Array<{ startTime: string }> }>;
 }
 
+/** Each open start of the API's answer in time order (local time with offset), with its date and the answer's time zone. */
+export function openSlots({ timezone, dates }: SlotAnswer): Array<{ startTime: string; date: string; timezone: string }> {
+	return dates.flatMap(({ date, spots }) => spots.map(({ startTime }) => ({ startTime, date, timezone })));
+}
+
 function slotItems(answer: unknown, call: OperationCall): IDataObject[] {
 	if (call.read('output') === 'raw') return [answer as IDataObject];
-	const { timezone, dates } = answer as SlotAnswer;
 	const meetingTypeId = call.request.qs.meetingTypeId;
-	return dates.flatMap(({ date, spots }) => spots.map(({ startTime }) => ({ startTime, date, timezone, meetingTypeId })));
+	return openSlots(answer as SlotAnswer).map((slot) => ({ ...slot, meetingTypeId }));
 }
 
 /** A busy stretch names what blocks it: `unavailabilityEvent { hostId, hostName, type, picture }`; there is no reason field. */
@@ -134,7 +141,7 @@ export const bookingOperations: ResourceDefinitions = {
 			'attendee.bringalongEmails': { param: 'additionalFields.guests', convert: listOf('email', { count: 5, what: 'email addresses' }) },
 			'attendee.dataPolicyAccepted': 'additionalFields.dataPolicyAccepted',
 			hostIds: { param: 'additionalFields.hostIds', convert: idList },
-			queueId: { param: 'additionalFields.queueId', check: 'uuid' },
+			queueId: 'additionalFields.queueId',
 			duration: 'additionalFields.duration',
 			channel: 'additionalFields.channel',
 			location: 'additionalFields.location',
@@ -179,7 +186,7 @@ export const bookingOperations: ResourceDefinitions = {
 			start: { param: 'start', check: 'required', convert: dateTime({ zoneParam: 'timezone', dateOnly: true }) },
 			end: { param: 'end', check: 'required', convert: dateTime({ zoneParam: 'timezone', dateOnly: true }) },
 			hostIds: { param: 'additionalFields.hostIds', convert: idList },
-			queueId: { param: 'additionalFields.queueId', check: 'uuid' },
+			queueId: 'additionalFields.queueId',
 			timezone: { param: 'timezone', check: 'timezone' },
 			meetingDuration: 'additionalFields.duration',
 			calculationMethod: 'additionalFields.calculationMethod',
@@ -192,6 +199,15 @@ export const bookingOperations: ResourceDefinitions = {
 };
 
 const show = (operation: string[]) => ({ show: { resource: ['booking'], operation } });
+
+/** Days of open slots that Create's Start lists (today and the days after it): one request. */
+export const SLOT_LIST_DAYS = 14;
+
+/**
+ * The node version from which Create's Start is a resource locator (From List: the open slots; Date and Time: any
+ * moment). Earlier versions keep the date picker, so workflows saved with them open as they were; both run the same.
+ */
+export const START_FROM_LIST_SINCE = 1.2;
 
 const durationField: INodeProperties = {
 	displayName: 'Duration (Minutes)',
@@ -329,13 +345,41 @@ export const bookingProperties: INodeProperties[] = [
 		description: 'IANA time zone of the slot times and of Start and End. Empty: the host\'s time zone (Start and End without an offset are then read in the workflow\'s time zone).',
 	},
 	{
+		// Versions 1 and 1.1: the date picker, as workflows saved with them show it.
 		displayName: 'Start',
 		name: 'start',
 		type: 'dateTime',
 		required: true,
 		default: '',
-		displayOptions: show(['create']),
+		displayOptions: { show: { ...show(['create']).show, '@version': [{ _cnd: { lt: START_FROM_LIST_SINCE } }] } },
 		description: 'Start of the meeting; must be an open slot (see Get Open Slots). Without an offset it is read in the attendee\'s time zone if set, else the workflow\'s.',
+	},
+	{
+		displayName: 'Start',
+		name: 'start',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		displayOptions: { show: { ...show(['create']).show, '@version': [{ _cnd: { gte: START_FROM_LIST_SINCE } }] } },
+		description: `Start of the meeting; must be an open slot. From List: the open slots of the meeting type (and of Hosts or Queue ID, when set) from today to ${SLOT_LIST_DAYS - 1} days ahead, in the host's time zone. Date and Time: any moment, typed or from an expression; without an offset it is read in the attendee's time zone if set, else the workflow's.`,
+		modes: [
+			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchOpenSlots', searchable: true } },
+			{
+				displayName: 'Date and Time',
+				name: 'dateTime',
+				type: 'string',
+				placeholder: 'e.g. 2026-03-09T10:00:00+01:00',
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: '^(\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?)?$',
+							errorMessage: 'Start must be a date and time such as 2026-03-09T10:00:00+01:00 (an offset is optional)',
+						},
+					},
+				],
+			},
+		],
 	},
 	{
 		displayName: 'Attendee Email',

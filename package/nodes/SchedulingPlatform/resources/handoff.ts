@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { dateTime, endAfterStart } from '../../shared/dates';
 import { userLocator } from '../../shared/locators';
 import { appointmentLocator } from '../locators';
-import type { OperationCall, ResourceDefinitions } from '../../shared/types';
+import type { Converter, OperationCall, ResourceDefinitions } from '../../shared/types';
 import { idList } from './booking';
 
 /** The API's answer: the IDs handed off and the IDs not handed off because of a conflict (no reason; `conflicts` may be absent). */
@@ -19,6 +19,15 @@ function bulkItems(answer: unknown, call: OperationCall): IDataObject[] {
 	return [...success.map((appointmentId) => ({ appointmentId, handedOff: true })), ...conflicts.map((appointmentId) => ({ appointmentId, handedOff: false }))];
 }
 
+/**
+ * Appointment IDs picked one by one, each of which may also be "a, b" from an expression: any non-empty text each (the
+ * reference shows no form of an appointment ID); none given: left out.
+ */
+const appointmentIds: Converter = (value) => {
+	const ids = (value as unknown[]).flatMap((item) => String(item).split(',')).map((item) => item.trim()).filter(Boolean);
+	return ids.length > 0 ? ids : undefined;
+};
+
 /** Handoff V4 (api-reference §2): appointments moved to another host. */
 export const handoffOperations: ResourceDefinitions = {
 	handOffAppointment: {
@@ -27,7 +36,7 @@ export const handoffOperations: ResourceDefinitions = {
 		body: {
 			appointmentId: 'appointmentId',
 			userId: 'userId',
-			queueId: { param: 'queueId', check: 'uuid' },
+			queueId: 'queueId',
 			queueGroupId: 'queueGroupId',
 		},
 	},
@@ -46,7 +55,7 @@ export const handoffOperations: ResourceDefinitions = {
 			end: { param: 'end', convert: dateTime() },
 			targetUserId: 'targetUserId',
 			targetUserIds: { param: 'targetUserIds', convert: idList },
-			appointmentIds: { param: 'additionalFields.appointmentIds', convert: idList },
+			appointmentIds: { param: 'additionalFields.appointmentIds', convert: appointmentIds },
 			enableAvailabilityCheck: 'additionalFields.enableAvailabilityCheck',
 			ignoreAvailability: 'additionalFields.ignoreAvailability',
 		},
@@ -127,7 +136,6 @@ export const handoffProperties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
 		displayOptions: show(['handOffAppointment'], { handOffTo: ['queue'] }),
 		description: 'ID of the round robin queue that picks the new host',
 	},
@@ -264,7 +272,6 @@ export const handoffProperties: INodeProperties[] = [
 				type: 'string',
 				typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Appointment ID' },
 				default: [],
-				placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
 				description: 'Hand off only these of the hosts\' appointments in the period; from an expression, a list or comma-separated text',
 			},
 			{

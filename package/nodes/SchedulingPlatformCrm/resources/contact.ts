@@ -102,7 +102,7 @@ export const contactOperations: ResourceDefinitions = {
 		body: {
 			tags: 'additionalFields.tags',
 			accountOwnerId: 'additionalFields.accountOwnerId',
-			crmCompanyId: { param: 'additionalFields.crmCompanyId', check: 'uuid' },
+			crmCompanyId: 'additionalFields.crmCompanyId',
 		},
 		...withContactFields('create'),
 		output: (answer, call) => [contactOf(answer, call.fail)],
@@ -113,7 +113,7 @@ export const contactOperations: ResourceDefinitions = {
 		body: {
 			tags: 'additionalFields.tags',
 			accountOwnerId: 'additionalFields.accountOwnerId',
-			crmCompanyId: { param: 'additionalFields.crmCompanyId', check: 'uuid' },
+			crmCompanyId: 'additionalFields.crmCompanyId',
 		},
 		prepare: async (call) => {
 			Object.assign(call.request.body!, await contactBody(call, 'upsert', false));
@@ -158,7 +158,7 @@ export const contactOperations: ResourceDefinitions = {
 		body: {
 			tags: 'updateFields.tags',
 			accountOwnerId: 'updateFields.accountOwnerId',
-			crmCompanyId: { param: 'updateFields.crmCompanyId', check: 'uuid' },
+			crmCompanyId: 'updateFields.crmCompanyId',
 		},
 		prepare: prepareUpdate,
 		output: (answer, call) => [contactOf(answer, call.fail)],

@@ -7,6 +7,7 @@ import type { Converter, ResourceDefinitions } from '../../shared/types';
 
 /** Data Field (api-reference §3): the company's contact data fields; ids are numbers, the usage path has no /v4. */
 
+/** Data field ids are numbers (api-reference §3: `/v4/data-field/{id}` "(numeric id)", "`id` (number)"). */
 const dataFieldLocator = locator('searchDataFields', 'Data Field ID', 'number');
 
 const FIELD_TYPES = [

@@ -21,6 +21,7 @@ import { locatorField } from '../../shared/locators';
 
 const DOCUMENTS = '/invoicing/documents';
 const DOCUMENT = `${DOCUMENTS}/{id}`;
+const FINALISE = `${DOCUMENT}/finalise`;
 const documentId = { id: 'documentId' };
 
 /**
@@ -70,6 +71,19 @@ async function dunOnce(call: OperationCall): Promise<IDataObject[]> {
 	return [(await call.send(call.request)) as IDataObject];
 }
 
+/**
+ * Send: with Finalise Draft First on, the document is read and finalised only while it is a draft (one finalised or
+ * sent already is left as it is: a second run finalises nothing), then sent.
+ */
+async function finaliseAndSend(call: OperationCall): Promise<IDataObject[]> {
+	const pathParams = call.request.pathParams!;
+	if (call.values.finaliseDraft === true) {
+		const document = (await call.send({ method: 'GET', path: DOCUMENT, pathParams })) as IDataObject;
+		if (document.status === 'draft') await call.send({ method: 'POST', path: FINALISE, pathParams });
+	}
+	return [(await call.send(call.request)) as IDataObject];
+}
+
 const file = (kind: 'pdf' | 'xml') => ({
 	param: 'outputBinaryPropertyName',
 	accept: kind === 'pdf' ? 'application/pdf, application/json' : 'application/xml, application/json',
@@ -91,7 +105,7 @@ export const documentOperations: ResourceDefinitions = {
 	deletePayment: { method: 'DELETE', path: `${DOCUMENT}/payments/{paymentId}`, pathParams: { ...documentId, paymentId: { param: 'paymentId', check: 'required' } } },
 	downloadEInvoice: { method: 'GET', path: `${DOCUMENT}/e-invoice`, pathParams: documentId, query: { format: 'eInvoiceFormat' }, download: file('xml') },
 	downloadPdf: { method: 'GET', path: `${DOCUMENT}/pdf`, pathParams: documentId, download: file('pdf') },
-	finalise: { method: 'POST', path: `${DOCUMENT}/finalise`, pathParams: documentId },
+	finalise: { method: 'POST', path: FINALISE, pathParams: documentId },
 	get: { method: 'GET', path: DOCUMENT, pathParams: documentId, simplify: SIMPLE_DOCUMENT },
 	getAll: {
 		method: 'GET',
@@ -129,6 +143,8 @@ export const documentOperations: ResourceDefinitions = {
 			message: { param: 'sendOptions.message', check: { maxLength: 5000 } },
 			attachEInvoice: 'sendOptions.attachEInvoice',
 		},
+		values: { finaliseDraft: 'finaliseDraft' },
+		perform: finaliseAndSend,
 	},
 	sendDunning: {
 		method: 'POST',
@@ -228,8 +244,8 @@ export const documentProperties: INodeProperties[] = [
 			{
 				name: 'Finalise',
 				value: 'finalise',
-				description: 'Needs a draft and complete seller settings; returns the document with its number',
-				action: 'Finalise a draft document',
+				description: 'Needs a draft and complete seller settings; returns the document numbered, ready for Send and Record Payment',
+				action: 'Finalise a draft document before sending it',
 			},
 			{ name: 'Get', value: 'get', description: 'Needs the document ID; returns the offer or invoice', action: 'Get a document by ID' },
 			{
@@ -243,8 +259,8 @@ export const documentProperties: INodeProperties[] = [
 			{
 				name: 'Send',
 				value: 'send',
-				description: 'Needs a finalised document (To optional: the contact\'s email); returns the document, sent',
-				action: 'Send a document by email',
+				description: 'Needs a finalised document, or a draft with Finalise Draft First on (To optional: the contact\'s email); returns it, sent',
+				action: 'Send a finalised document by email',
 			},
 			{
 				name: 'Send Dunning',
@@ -329,6 +345,14 @@ export const documentProperties: INodeProperties[] = [
 		placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
 		displayOptions: show(['deletePayment']),
 		description: 'The payment to remove (Get Payments lists them)',
+	},
+	{
+		displayName: 'Finalise Draft First',
+		name: 'finaliseDraft',
+		type: 'boolean',
+		default: false,
+		displayOptions: show(['send']),
+		description: 'Whether to finalise the document first when it is still a draft (a draft cannot be sent). A document finalised already is sent as it is, so running the node again finalises nothing twice.',
 	},
 	{
 		displayName: 'Send Options',

@@ -7,8 +7,8 @@ import { apiRequest } from '../transport/request';
 
 /**
  * The CRM records other nodes pick too (the Invoicing node, the triggers' filters): contacts, companies, deals and
- * pipelines, their "From List" loaders and resource locators (the IDs are UUIDs). The CRM node's own pickers
- * (tasks, stages, lost reasons, data fields) are in its folder.
+ * pipelines, their "From List" loaders and resource locators (By ID takes any non-empty text: the reference shows
+ * no form of these IDs). The CRM node's own pickers (tasks, stages, lost reasons, data fields) are in its folder.
  */
 
 /** Companies come under `companies` or `result` (api-reference §3, unconfirmed). */
@@ -18,7 +18,7 @@ export const COMPANY_ITEMS = ['companies', 'result'];
 export const contactLocator = locator('searchContacts', 'Contact ID');
 
 /** A contact From List, By ID, or By Email (found when the node runs: exactly one contact must have it). */
-export const contactOrEmailLocator = locator('searchContacts', 'Contact ID', 'uuid', contactEmailMode);
+export const contactOrEmailLocator = locator('searchContacts', 'Contact ID', 'text', contactEmailMode);
 
 export const companyLocator = locator('searchCompanies', 'Company ID');
 

@@ -78,7 +78,7 @@ const SPECIFIC_FIXES: Array<[RegExp, string]> = [
 	[/Only draft documents can be changed/i, 'Finalised documents never change: cancel the invoice (Document → Cancel) and create a corrected one; only drafts can be updated or deleted.'],
 	[/Only draft documents can be finalised/i, 'Nothing to do: the document already has its number (Document → Get shows it).'],
 	[/seller settings lack/i, 'Fill the named settings with Setting → Update of this node (a VAT ID or a Tax Number is enough), then finalise again.'],
-	[/Drafts cannot be sent/i, 'Finalise the document first (Document → Finalise), then send it.'],
+	[/Drafts cannot be sent/i, 'Finalise the document first (Document → Finalise), then send it; or turn on Finalise Draft First in Document → Send.'],
 	[/amount must not be greater than the amount due/i, 'Record at most the amount due (Document → Get shows amountDue). An overpayment is not booked: record the part that settles this invoice and refund or reassign the rest.'],
 	[/Payments are recorded on invoices only/i, 'Convert the offer into an invoice (Document → Convert Offer to Invoice), finalise it, then record the payment there.'],
 	[/Finalise the invoice before recording payments/i, 'Finalise the invoice (Document → Finalise) first.'],

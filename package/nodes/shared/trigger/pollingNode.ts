@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodeExecutionData, INodeListSearchResult, INodeProperties, INodePropertyOptions, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { authenticationProperties } from '../authentication';
+import { actAsUserProperty, authenticationProperty } from '../authentication';
 import { forTheEditor } from '../editorLoaders';
 import { testSchedulingPlatformCredential } from '../credentialTest';
 import { searchActingUsers } from '../listSearch';
@@ -75,11 +75,12 @@ function fullRecordOption(events: string[]): INodeProperties {
 
 /**
  * A polling trigger's fields, the Event list first (n8n itself puts Poll Times above the fields of every polling
- * node): what it costs, Authentication and Act As User, the events' filters, and Full Record. `events` replaces the
- * one Event list of the areas (one list per version of the node).
+ * node): what it costs, Authentication, the events' filters, Act As User (optional) and Full Record. `events`
+ * replaces the one Event list of the areas (one list per version of the node).
  */
 export function triggerProperties(areas: TriggerArea[], events: INodeProperties[] = [eventField(areas)]): INodeProperties[] {
-	return [...events, notice, ...authenticationProperties, ...areas.flatMap((area) => area.filters), fullRecordOption(areas.flatMap((area) => area.fullRecord))];
+	const filters = areas.flatMap((area) => area.filters);
+	return [...events, notice, authenticationProperty, ...filters, actAsUserProperty, fullRecordOption(areas.flatMap((area) => area.fullRecord))];
 }
 
 /** The canvas shows the chosen event's name under the node. */
