@@ -3,7 +3,8 @@
 #   Chromium for the browser test (Debian's package, `/usr/bin/chromium` or CHROMIUM_PATH) and Redis for the queue-mode
 #   smoke tests (Debian's redis-server): with apt as root, otherwise it names the packages to install and stops;
 #   the real n8n 1.123.16 and 2.41.1 (scripts/install-real-n8n.sh) and PostgreSQL 17 (scripts/install-queue-services.sh)
-#   into the cache folder outside the repository (~/.cache/n8n-nodes-scheduling-platform).
+#   and the local npm registry Verdaccio (scripts/install-registry.sh) into the cache folder outside the repository
+#   (~/.cache/n8n-nodes-scheduling-platform).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
@@ -23,4 +24,5 @@ pids=()
 bash scripts/install-real-n8n.sh 1.123.16 >/dev/null & pids+=($!)
 bash scripts/install-real-n8n.sh 2.41.1 >/dev/null & pids+=($!)
 bash scripts/install-queue-services.sh >/dev/null & pids+=($!)
+bash scripts/install-registry.sh >/dev/null & pids+=($!)
 for pid in "${pids[@]}"; do wait "$pid"; done
