@@ -6,10 +6,13 @@ import type { PollOutcome } from './engine';
 import type { CredentialRef, World } from './world';
 
 /**
- * What the polling trigger's property tests share (trigger/properties.test.ts, trigger/inboundProperties.test.ts):
+ * What the polling trigger's property tests share (trigger/properties.test.ts, trigger/inboundProperties.test.ts, and
+ * the change events': trigger/bookingChangeProperties.test.ts, dealProperties.test.ts, invoiceProperties.test.ts):
  * a tenant of its own after a sandbox reset, one history's stored state and what came out of it, and the things that
  * happen between and during polls: a poll, a failing page, a change while the poll waits for its second list page,
- * restarts from stored state, abandoned polls (the same state polled again), and the polls after the history.
+ * restarts from stored state, abandoned polls (the same state polled again), and the polls after the history. For the
+ * change events, whose truth depends on what a poll could see, the order of changes and polls (Ticks), the polls whose
+ * items reached the workflow (CommittedPoll) and the tally of each event (ChangeTally).
  */
 
 /** What a property test's history does: activate, run each drawn step, poll until nothing is left, check the outcome. */
@@ -47,8 +50,8 @@ export function propertyRuns(defaultRuns: number): number {
 	return Number(process.env.TRIGGER_PROPERTY_RUNS ?? defaultRuns);
 }
 
-/** fast-check's seed: `TRIGGER_PROPERTY_SEED` to run a history again. */
-const PROPERTY_SEED = process.env.TRIGGER_PROPERTY_SEED === undefined ? undefined : Number(process.env.TRIGGER_PROPERTY_SEED);
+/** fast-check's seed: `TRIGGER_PROPERTY_SEED` to run the histories of a printed seed again; else a new one per run. */
+export const PROPERTY_SEED = process.env.TRIGGER_PROPERTY_SEED === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.TRIGGER_PROPERTY_SEED);
 
 /** How the sandbox orders a list (listOrder.ts): its sort honoured, ties in a new order on each request, the sort ignored. */
 export type ListOrder = 'sorted' | 'shuffledTies' | 'sortIgnored';
@@ -103,6 +106,27 @@ export const commonSteps = [
 export const burstTimes = (now: number, count: number, spreadMs: number): number[] =>
 	Array.from({ length: count }, (_, i) => now - Math.floor((spreadMs * i) / count / 3) * 3);
 
+/**
+ * The order of what happens in a history: every change and every poll's start and end take the next tick, so a change
+ * lies before a poll, after it, or within it (made while the poll paged). The change events' truth is told in ticks.
+ */
+export class Ticks {
+	private last = 0;
+
+	next(): number {
+		return ++this.last;
+	}
+}
+
+/** A poll whose items reached the workflow and whose state was stored: its ticks, whether it had its whole budget. */
+export interface CommittedPoll {
+	start: number;
+	end: number;
+	/** Read its whole list: polled with n8n's whole budget, or a short one that sufficed (it logged no cut). */
+	full: boolean;
+	items: IDataObject[];
+}
+
 /** One history of one event: the trigger's stored state, what it emitted (times per ID), and the polls that make it. */
 export class PolledHistory {
 	emitted = new Map<string, number>();
@@ -114,20 +138,34 @@ export class PolledHistory {
 	unreadableGroup = false;
 	/** What every poll wrote to n8n's log, in order. */
 	logs: string[] = [];
+	/** The polls whose items reached the workflow, in order (the activation first). */
+	committed: CommittedPoll[] = [];
 
 	constructor(
 		protected readonly world: World,
 		readonly tenant: HistoryTenant,
 		private readonly event: IDataObject,
 		protected readonly totals: PollTotals,
-	) {}
+		/** The ticks of the history (shared by the triggers that watch one tenant); the largest state a poll may store. */
+		readonly options: { ticks?: Ticks; stateLimit?: number } = {},
+	) {
+		this.ticks = options.ticks ?? new Ticks();
+	}
 
-	/** The first activation: nothing emitted, the watermark noted. */
+	readonly ticks: Ticks;
+
+	/** The first activation: nothing emitted, the watermark (or the snapshot's moment) noted. */
 	async activate(): Promise<void> {
 		expect(await this.poll()).toBeNull();
 		// n8n 1.x stores the static data after activating a workflow, and after every poll that emits.
 		this.lastEmitState = this.state;
-		this.since = Date.parse(String((this.state.state as IDataObject).since));
+		const state = this.state.state as IDataObject;
+		this.since = Date.parse(String(state.since ?? state.at));
+	}
+
+	/** The activation's poll (the first committed one). */
+	get activation(): CommittedPoll {
+		return this.committed[0];
 	}
 
 	/** One poll from the stored state (nothing committed), noting the trigger's warning of a group no page can hold. */
@@ -140,18 +178,23 @@ export class PolledHistory {
 
 	/** One poll whose items reach the workflow and whose state is stored; it must not fail. */
 	async poll(options: { budgetMs?: number } = {}): Promise<IDataObject[] | null> {
+		const start = this.ticks.next();
 		const outcome = await this.pollOnce(options);
+		const end = this.ticks.next();
 		this.totals.polls++;
 		if (outcome.error) throw new Error(`Poll failed: ${outcome.error.message}`);
-		this.note(outcome.items, outcome.staticData);
+		// A poll with a short budget that still read its whole list (one page) is a whole reading too.
+		const cut = outcome.logs.some((log) => /time ran out|without reaching the last poll's position/.test(log.message));
+		this.note(outcome.items, outcome.staticData, { start, end, full: options.budgetMs === undefined || !cut });
 		return outcome.items;
 	}
 
-	/** A poll's items counted and its state stored (under 2 KB). */
-	note(items: IDataObject[] | null, staticData: IDataObject): void {
+	/** A poll's items counted and its state stored (under 2 KB, or the history's own limit). */
+	note(items: IDataObject[] | null, staticData: IDataObject, ticks?: { start: number; end: number; full: boolean }): void {
+		if (ticks) this.committed.push({ ...ticks, items: items ?? [] });
 		const bytes = JSON.stringify(staticData).length;
 		this.totals.maxStateBytes = Math.max(this.totals.maxStateBytes, bytes);
-		expect(bytes).toBeLessThan(2048);
+		expect(bytes).toBeLessThan(this.options.stateLimit ?? 2048);
 		for (const item of items ?? []) this.emitted.set(String(item.id), (this.emitted.get(String(item.id)) ?? 0) + 1);
 		this.state = staticData;
 		if (items?.length) this.lastEmitState = staticData;
@@ -191,10 +234,12 @@ export class PolledHistory {
 	 */
 	async failingPoll(fault: { path: string; after: number }): Promise<void> {
 		await this.world.control('POST', '/__sandbox/faults', { method: 'GET', status: 500, body: FAILURE, ...fault });
+		const start = this.ticks.next();
 		const outcome = await this.pollOnce();
+		const end = this.ticks.next();
 		await this.world.control('DELETE', '/__sandbox/faults');
 		this.totals.polls++;
-		if (!outcome.error) return this.note(outcome.items, outcome.staticData);
+		if (!outcome.error) return this.note(outcome.items, outcome.staticData, { start, end, full: true });
 		this.totals.failedPolls++;
 		expect(outcome.items).toBeNull();
 		expect(outcome.staticData).toEqual(this.state);
@@ -211,9 +256,13 @@ export class PolledHistory {
 		let settled = false;
 		const polling = (options.abandon ? this.abandoned() : this.poll()).finally(() => (settled = true));
 		while (!settled && (await lists()) < before + 2) await new Promise((resolve) => setTimeout(resolve, 5));
-		await change(!settled);
-		await polling;
-		await this.world.control('DELETE', '/__sandbox/faults');
+		try {
+			await change(!settled);
+		} finally {
+			// A change that failed leaves no poll running into the next history.
+			await polling;
+			await this.world.control('DELETE', '/__sandbox/faults');
+		}
 	}
 
 	/**
@@ -235,4 +284,30 @@ export class PolledHistory {
 	emissions(): number {
 		return [...this.emitted.values()].reduce((sum, times) => sum + times, 0);
 	}
+}
+
+/** What the change events' property tests count of each event: occurrences that had to come out, and how they did. */
+export interface ChangeTally {
+	/** Occurrences a committed poll with its whole budget saw from start to end: each must come out once. */
+	required: number;
+	/** Items emitted. */
+	emitted: number;
+	/** Required occurrences that never came out. */
+	lost: number;
+	/** Occurrences that came out more than once. */
+	duplicated: number;
+	/** Items of no occurrence after the activation (before it, or none at all). */
+	foreign: number;
+}
+
+export const changeTally = (): ChangeTally => ({ required: 0, emitted: 0, lost: 0, duplicated: 0, foreign: 0 });
+
+/** Whether a committed poll with its whole budget, after the activation, lies wholly after tick `from` and before `to`. */
+export function fullPollWithin(history: PolledHistory, from: number, to = Infinity): boolean {
+	return history.committed.slice(1).some((poll) => poll.full && poll.start > from && poll.end < to);
+}
+
+/** The items a history emitted after its activation, with the index of the committed poll that emitted each. */
+export function emittedItems(history: PolledHistory): Array<{ poll: number; item: IDataObject }> {
+	return history.committed.flatMap((poll, index) => poll.items.map((item) => ({ poll: index, item })));
 }

@@ -30,3 +30,10 @@ export function pollDeadline(ctx: IPollFunctions): number {
 	const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
 	return typeof budget === 'number' && budget > 0 ? Date.now() + budget / 2 : Infinity;
 }
+
+/**
+ * A record whose own change time (updatedAt, a booking, a move) lies this close before a reading's first answer, or
+ * after it, may have changed while the reading paged: the list may have moved between two page requests. The Date
+ * header counts whole seconds, and the API's servers may differ a little.
+ */
+export const CHANGE_SLACK_MS = 1000;

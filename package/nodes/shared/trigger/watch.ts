@@ -9,8 +9,8 @@ import { apiRequest } from '../transport/request';
 import type { SnapshotEvent } from './snapshot';
 import { pollSnapshot } from './snapshot';
 import type { Reading, Sighting, WatchState } from './watermark';
-import { clockOff, DATE_HEADER_SLACK_MS, momentOf, pollDeadline, serverTime } from './time';
-import { advance, readState, startState, writeState } from './watermark';
+import { CHANGE_SLACK_MS, clockOff, DATE_HEADER_SLACK_MS, momentOf, pollDeadline, serverTime } from './time';
+import { advance, readState, SEEN_BURST_MAX, SEEN_MAX, startState, writeState } from './watermark';
 
 /**
  * How the trigger polls, for every event alike: the first activation, manual mode, reading a list newest first
@@ -43,6 +43,12 @@ export interface WatchedEvent extends EventFilters {
 	within?: { path: string; pagination: Pagination; keep: (child: IDataObject) => boolean; parentKey: string };
 	/** The full record, one read each (the Full Record option). */
 	detail?: { path: string; qs?: (record: IDataObject) => IDataObject; pick?: (answer: unknown) => IDataObject };
+	/**
+	 * A record may leave the list or change its key before its event is emitted (a deal won, reopened, won again): what
+	 * a poll reads cannot wait for a later one. Every event read comes out at once (up to SEEN_BURST_MAX within the
+	 * lookback window, not SEEN_MAX), and a list that moved while it was read is read once more in the same poll.
+	 */
+	changes?: boolean;
 }
 
 /** What the filters of every event share: which query key each filter sets, and how its record is checked. */
@@ -175,6 +181,8 @@ interface ListReading {
 	restart?: boolean;
 	/** A group of one moment larger than a page crossed a page edge: a record of it may have been on no page. */
 	gaps?: boolean;
+	/** Records an earlier reading of this poll listed and this one did not (read again: `changes`). */
+	earlier?: IDataObject[];
 }
 
 /**
@@ -216,7 +224,6 @@ async function readList(watch: Watch, since: number, startPage: number, deadline
 		}
 	}
 	reading.steady = totals.size <= 1;
-	if (!reading.ordered && !event.unordered) watch.ctx.logger.info(`The API did not return the ${event.noun}s in the order asked for; the trigger read the whole list.`);
 	return reading;
 }
 
@@ -291,15 +298,43 @@ async function recheckTop(watch: Watch, reading: ListReading): Promise<void> {
 	if (page.more && moved.length === page.items.length) reading.steady = false;
 }
 
+/**
+ * Whether the list may have moved between two page requests so that a record slipped to a page read already: its
+ * total changed; or, when it came in no order (a new or changed record may then land anywhere), a record shows a change
+ * from about the reading's start on. In the order asked for, a record that changes goes to the top, before every edge.
+ */
+function listMoved(watch: Watch, list: ListReading): boolean {
+	if (!list.steady) return true;
+	const from = list.serverNow - CHANGE_SLACK_MS;
+	return !list.ordered && list.listed.some(({ record }) => (sortMoment(watch.event, record) ?? -Infinity) >= from);
+}
+
+/**
+ * A list of an event whose records may vanish before they are emitted (`changes`) that moved while it was read: read
+ * once more from the top down to the watermark. The second reading counts, with the records only the first one listed
+ * (left the list meanwhile, or slipped in the second); it is steady when it did not move itself. When the second cannot
+ * be read whole in the poll's time, the first stays as it was (unsteady: the watermark stays).
+ */
+async function readAgain(watch: Watch, first: ListReading, since: number, deadline: number): Promise<ListReading> {
+	const again = await readList(watch, since, 0, deadline);
+	if (again.restart || !again.complete) return first;
+	const listed = new Set(again.listed.map(({ record }) => keyOf(watch.event, record)));
+	const earlier = first.listed.map(({ record }) => record).filter((record) => !listed.has(keyOf(watch.event, record)));
+	return { ...again, serverNow: first.serverNow, pages: first.pages + again.pages, ordered: first.ordered && again.ordered, steady: !listMoved(watch, again), earlier };
+}
+
 /** Reads newest first from a page down to the watermark, within the poll's budget; the events after it. */
 async function readSince(watch: Watch, state: WatchState, startPage: number): Promise<{ reading: Reading; records: Map<string, IDataObject> }> {
 	const since = Date.parse(state.since);
 	const { event } = watch;
 	const deadline = pollDeadline(watch.ctx);
-	const list = await readList(watch, since, startPage, deadline);
+	let list = await readList(watch, since, startPage, deadline);
 	if (list.restart) return await readSince(watch, state, 0);
+	if (event.changes && list.complete && list.pages > 1 && listMoved(watch, list)) list = await readAgain(watch, list, since, deadline);
+	if (!list.ordered && !event.unordered) watch.ctx.logger.info(`The API did not return the ${event.noun}s in the order asked for; the trigger read the whole list.`);
 	const topAt = list.topAt;
 	if (list.complete && list.ordered) await rereadTies(watch, list, since);
+	list.listed.push(...(list.earlier ?? []).map((record) => ({ record, position: -1 })));
 	if (list.complete && event.sortedBy && list.pages > 1) await recheckTop(watch, list);
 	const records = new Map<string, IDataObject>();
 	let complete = list.complete;
@@ -424,7 +459,10 @@ async function pollOnce(ctx: IPollFunctions, eventName: string, definition: Trig
 		return null;
 	}
 	const { reading, records } = await readSince(watch, state, state.page ?? 0);
-	const { emit, next } = advance(state, reading);
+	const { emit, next, waiting } = advance(state, reading, event.changes ? SEEN_BURST_MAX : SEEN_MAX);
+	if (event.changes && waiting > 0) {
+		ctx.logger.warn(`More than ${SEEN_BURST_MAX.toLocaleString('en-US')} ${event.noun}s in the last minute: ${waiting.toLocaleString('en-US')} of them come out at the next poll; one that changes again before it does may be missed.`);
+	}
 	if (!reading.complete) {
 		const pages = `${reading.pages} page${reading.pages === 1 ? '' : 's'}`;
 		ctx.logger.info(`The trigger read ${pages} of ${event.noun}s without reaching the last poll's position; it reads on at the next poll.`);

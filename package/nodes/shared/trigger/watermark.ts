@@ -9,13 +9,21 @@ import type { IDataObject } from 'n8n-workflow';
  * emitted after the watermark (`seen`). Records can share a timestamp and can become visible up to LOOKBACK_MS
  * after it, so the watermark trails the API's clock by LOOKBACK_MS and never passes a record that was read and
  * not emitted yet; `seen` holds the keys emitted in that window, as short hashes, at most SEEN_MAX of them, so
- * the state stays under 2 KB whatever happens. When `seen` is full, the rest waits for the next poll.
+ * the state stays under 2 KB whatever happens. When `seen` is full, the rest waits for the next poll. An event whose
+ * records may change or leave the list before they are emitted (Deal Won: reopened) cannot wait: it has room for
+ * SEEN_BURST_MAX keys (its state grows past 2 KB only while more than 150 of its events lie in the lookback window).
  */
 
 /** How late a record may become visible after its timestamp (api-reference §8: "a little after"; designed). */
 export const LOOKBACK_MS = 60_000;
 /** Keys remembered at most: 150 hashes of 10 characters keep the whole state under 2 KB. */
 export const SEEN_MAX = 150;
+/**
+ * Keys remembered at most by an event whose records may change their key or leave the list before they are emitted
+ * (a deal won, reopened and won again): it emits every event it reads at once, and remembers up to 2,000 of them
+ * (20 KB) while they are within the lookback window. Beyond, the rest waits as with SEEN_MAX.
+ */
+export const SEEN_BURST_MAX = 2000;
 const HASH_LENGTH = 10;
 const STATE_VERSION = 1;
 
@@ -89,7 +97,7 @@ export function readState(data: IDataObject, watch: string): { state?: WatchStat
 		typeof state.seen === 'string' &&
 		/^[\w-]*$/.test(state.seen) &&
 		state.seen.length % HASH_LENGTH === 0 &&
-		state.seen.length <= SEEN_MAX * HASH_LENGTH &&
+		state.seen.length <= SEEN_BURST_MAX * HASH_LENGTH &&
 		(state.page === undefined || (Number.isInteger(state.page) && state.page >= 0));
 	if (!valid) return { problem: 'unreadable' };
 	if (state.watch !== watch) return { problem: 'otherWatch' };
@@ -143,12 +151,13 @@ function stillSeen(hashes: Iterable<string>, read: Map<string, number>, watermar
  *   past the unread pages above a reading that started below the top; it stays when the list changed during the
  *   reading. It moves twice: before emitting (what is settled frees room in `seen`) and after.
  * - Emits the candidates (after the watermark, not seen): all that are older than the lookback window, and the
- *   recent ones while `seen` has room; the rest waits for the next poll.
+ *   recent ones while `seen` has room (`room`: SEEN_MAX, or SEEN_BURST_MAX for events whose records may change
+ *   before they are emitted); the rest waits for the next poll.
  */
-export function advance(state: WatchState, reading: Reading): { emit: Sighting[]; next: WatchState } {
+export function advance(state: WatchState, reading: Reading, room = SEEN_MAX): { emit: Sighting[]; next: WatchState; waiting: number } {
 	if (!reading.complete) {
-		if (!reading.resumable) return { emit: [], next: state };
-		return { emit: [], next: { ...state, page: reading.startPage + reading.pages } };
+		if (!reading.resumable) return { emit: [], next: state, waiting: 0 };
+		return { emit: [], next: { ...state, page: reading.startPage + reading.pages }, waiting: 0 };
 	}
 	const since = Date.parse(state.since);
 	const byKey = new Map<string, Sighting>();
@@ -165,11 +174,11 @@ export function advance(state: WatchState, reading: Reading): { emit: Sighting[]
 	let ripe = 0;
 	while (reading.steady && ripe < candidates.length && candidates[ripe].at <= timeLimit) ripe++;
 	const kept = stillSeen(seen, read, settled(candidates[ripe]), reading);
-	const emitted = Math.min(candidates.length, ripe + SEEN_MAX - kept.size);
+	const emitted = Math.min(candidates.length, ripe + Math.max(0, room - kept.size));
 	const emit = candidates.slice(0, emitted);
 	const nextSince = settled(candidates[emitted]);
 	const keep = stillSeen([...kept, ...emit.map((sighting) => hashKey(sighting.key))], read, nextSince, reading);
 	const next: WatchState = { v: STATE_VERSION, watch: state.watch, since: new Date(nextSince).toISOString(), seen: [...keep].join('') };
 	// A complete reading stores no hint: the next poll reads from the top again (a deep start only follows a cut one).
-	return { emit, next };
+	return { emit, next, waiting: candidates.length - emitted };
 }

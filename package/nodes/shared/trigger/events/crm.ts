@@ -10,7 +10,9 @@ import { pipelineLocator, searchPipelines } from '../../records/crm';
  * CRM events (api-reference §3 and §8): contacts and deals newest first by creation. Won and lost deals: the list
  * filtered by isWon / isLost, newest first by updatedAt (a deal's update time is never before its wonAt / lostAt),
  * read down to the watermark; the event's moment is wonAt / lostAt. Deal sorts are not documented: the trigger
- * checks the order that comes back (shared/trigger/watch.ts) and reads the whole list when it was ignored.
+ * checks the order that comes back (shared/trigger/watch.ts) and reads the whole list when it was ignored. A deal may
+ * be reopened (and closed again) before the next poll, so a close read cannot wait for room (`changes`): every close
+ * read comes out at once, and a list that moved while it was read is read again in the same poll.
  */
 
 const contactOf = (row: IDataObject) => ({ ...(row.item as IDataObject), appointments: row.appointments, nextAppointmentIso: row.nextAppointmentIso });
@@ -30,6 +32,8 @@ const closed = (flag: 'isWon' | 'isLost', field: 'wonAt' | 'lostAt'): WatchedEve
 	happenedAt: (deal) => deal[field] ?? undefined,
 	sortedBy: (deal) => deal.updatedAt,
 	key: (deal) => `${String(deal.id)}:${String(deal[field])}`,
+	// Reopened (and closed again) before the next poll, a deal's close would be missed: nothing read waits.
+	changes: true,
 	detail: dealDetail,
 });
 

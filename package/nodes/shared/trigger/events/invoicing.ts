@@ -11,10 +11,12 @@ import { contactLocator, searchContacts } from '../../records/crm';
  * with an earlier date) move or lie in the past. So each event is a document entering its filtered list (the
  * invoices of status paid, overdue; the offers of status accepted), read whole on every poll (one request per 100
  * listed documents) and compared with the IDs the last poll saw (shared/trigger/snapshot.ts, enteringList): each
- * document fires once when it reaches the status, whatever changes it later (sent again, reminders). The fields
- * below only order what is remembered over the bound and the newest for Fetch Test Event: paidAt; the day after the
- * due date (UTC), or the sending when later; updatedAt. The keys are those the earlier release's position was kept
- * by (carried over once).
+ * document fires once when it reaches the status, whatever changes it later (sent again, reminders). Invoice Paid
+ * is one event per paidAt: its snapshot keys are the invoice's id and paidAt, kept while the invoice is unpaid, so a
+ * payment recorded anew with another date fires again and one with the same date does not, whatever the polls saw
+ * in between. The fields below only order what is remembered over the bound and the newest for Fetch Test Event:
+ * paidAt; the day after the due date (UTC), or the sending when later; updatedAt. The keys are those the earlier
+ * release's position was kept by (carried over once).
  */
 
 const documentPagination = { style: 'page1', itemsKey: 'documents' } as const;
@@ -31,16 +33,26 @@ function overdueSince(invoice: IDataObject): string | undefined {
 	return new Date(Math.max(due + DAY, Number.isNaN(sent) ? -Infinity : sent)).toISOString();
 }
 
+/** One payment in full of an invoice: its id and paidAt (also the key the earlier release kept). */
+const paidKey = (invoice: IDataObject) => `${String(invoice.id)}:${String(invoice.paidAt)}`;
+
 const listOf = (qs: IDataObject) => ({ path: '/invoicing/documents', qs, pagination: documentPagination });
 
 const invoicingEvents: Record<string, TriggerEvent> = {
+	/**
+	 * Each paidAt of an invoice is one payment in full: a payment deleted and recorded anew with another date fires
+	 * again, whether or not a poll saw the invoice unpaid in between; one recorded anew with the same date does not.
+	 */
 	invoicePaid: enteringList({
 		noun: 'paid invoice',
 		list: listOf({ type: 'invoice', status: 'paid' }),
 		filters,
 		filterRecords,
 		happenedAt: (invoice) => invoice.paidAt ?? undefined,
-		carryOver: (invoice) => `${String(invoice.id)}:${String(invoice.paidAt)}`,
+		key: paidKey,
+		keyName: 'paidAt',
+		keepLeft: true,
+		carryOver: paidKey,
 		detail,
 	}),
 	invoiceOverdue: enteringList({
@@ -81,7 +93,7 @@ const invoicingFilterProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Each document fires once when it reaches the status, however it changes later (sent again, reminders). Each poll reads every document in the status (one request per 100) and remembers their IDs: 9 bytes of stored state each, at most 2,000 documents (beyond that, see the Triggers page of the manual, docs/triggers.md).',
+			'Each document fires once when it reaches the status, however it changes later (sent again, reminders); Invoice Paid fires once for each payment date (paidAt) of an invoice paid in full. Each poll reads every document in the status (one request per 100) and remembers their IDs: 9 bytes of stored state each, at most 2,000 documents (beyond that, see the Triggers page of the manual, docs/triggers.md).',
 		name: 'documentsNotice',
 		type: 'notice',
 		default: '',

@@ -37,6 +37,7 @@ const CLOCK_SLACK = 5 * MINUTE;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const live = (appointment: IDataObject) => appointment.isCancelled !== true;
+const cancelledAt = (appointment: IDataObject) => (appointment.cancel as IDataObject | null | undefined)?.actionAt;
 
 /** The window of Booking Cancelled / Rescheduled, from the node's options. */
 function snapshotWindow(ctx: IPollFunctions): { pastDays: number; aheadDays: number } {
@@ -62,13 +63,14 @@ function changeEvent(ctx: IPollFunctions, noun: string, rule: Pick<SnapshotEvent
 			recent: 'cancelled or moved',
 			narrow: 'Narrow the Watched Window (Days Ahead, Days Back) or filter by Meeting Type or Host.',
 		},
+		// A booking, a move, a cancellation or any update: while the window is read, such a change may shift the pages.
+		changedAt: (appointment) => [appointment.updatedAt, appointment.createdAt, appointment.rescheduledAt, cancelledAt(appointment)],
 		...rule,
 	};
 }
 
 /** Where and how often an appointment was moved: its start and reschedule count, in 4 characters. */
 const whenPrint = (appointment: IDataObject) => shortHash(`${String(appointment.start)}|${String(appointment.rescheduleCount ?? 0)}`, 4);
-const cancelledAt = (appointment: IDataObject) => (appointment.cancel as IDataObject | null | undefined)?.actionAt;
 
 const bookingEvents: Record<string, TriggerEvent> = {
 	newBooking: {
