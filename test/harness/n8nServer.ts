@@ -141,15 +141,17 @@ function readRunData(host: RealN8n, data: string): { resultData: { runData?: Rec
 
 /** An execution, once it has ended. */
 export async function finishedExecution(server: N8nServer, id: string, timeoutMs = 60_000): Promise<Execution> {
-	const stored = await until(
-		`execution ${id} to end`,
+	// Ended, and its run data saved: under load n8n may report the end a moment before the data can be read.
+	const { stored, resultData } = await until(
+		`execution ${id} to end with its data saved`,
 		async () => {
 			const execution = dataOf<StoredExecution>(await server.rest('GET', `/rest/executions/${id}`), `execution ${id}`);
-			return ['new', 'running', 'waiting'].includes(execution.status) ? undefined : execution;
+			if (['new', 'running', 'waiting'].includes(execution.status) || typeof execution.data !== 'string') return undefined;
+			const data = readRunData(server.host, execution.data);
+			return data?.resultData ? { stored: execution, resultData: data.resultData } : undefined;
 		},
 		timeoutMs,
 	);
-	const { resultData } = readRunData(server.host, stored.data);
 	const runs = Object.fromEntries(
 		Object.entries(resultData.runData ?? {}).map(([node, nodeRuns]) => [node, nodeRuns.map((run) => ({ items: run.data?.main?.[0] ?? [], error: run.error }))]),
 	);
