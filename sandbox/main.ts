@@ -1,4 +1,4 @@
-import { checkPorts, portSetting } from '../scripts/ports';
+import { checkPorts, portSetting } from './ports';
 import { Seed } from './seed';
 import { startSandbox } from './server';
 

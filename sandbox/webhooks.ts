@@ -62,6 +62,9 @@ export interface Delivery {
 	status: number | null;
 	error: string | null;
 	sentAt: string;
+	/** When the POST went out and how long the receiver took to answer it (its status line), in real time; null without an answer. */
+	postedAtMs: number | null;
+	answeredInMs: number | null;
 }
 
 interface WebhookState {
@@ -141,7 +144,7 @@ function takeFault(state: WebhookState): DeliveryFault | undefined {
 /** The deliveries to one subscription, one after another; a deleted subscription (or a reset) stops them. */
 async function deliver(store: Store, webhook: Webhook, webhookType: EventType, body: object, fault?: DeliveryFault): Promise<void> {
 	const state = webhooksOf(store);
-	const entry = () => ({ webhookId: webhook.id, endpoint: webhook.endpoint, webhookType, body, status: null, error: null, sentAt: store.clock.iso() });
+	const entry = () => ({ webhookId: webhook.id, endpoint: webhook.endpoint, webhookType, body, status: null, error: null, sentAt: store.clock.iso(), postedAtMs: null, answeredInMs: null });
 	if (fault?.drop) {
 		state.deliveries.push({ ...entry(), error: 'Dropped by a delivery fault' });
 		return;
@@ -150,9 +153,10 @@ async function deliver(store: Store, webhook: Webhook, webhookType: EventType, b
 		// A timer even without delay: the delivery goes after the API's answer.
 		await sleep(fault?.delayMs ?? (attempt ? REPEAT_GAP_MS : 0), undefined, { ref: false });
 		if (!state.webhooks.includes(webhook)) return;
-		const delivery: Delivery = entry();
+		const delivery: Delivery = { ...entry(), postedAtMs: Date.now() };
 		try {
 			delivery.status = await post(webhook.endpoint, body);
+			delivery.answeredInMs = Date.now() - (delivery.postedAtMs as number);
 		} catch (error) {
 			delivery.error = (error as Error).message;
 		}

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { dirname, join, resolve } from 'path';
 
-import { REPO_DIR } from '../test/harness/packageDir';
+import { REPO_DIR } from './packageDir';
 import {
 	RETRY,
 	batching,
@@ -26,6 +26,8 @@ import {
 	writeRow,
 } from './benchParts';
 import type { Limit, Row, TargetRun } from './benchParts';
+import { benchWebhook } from './benchWebhook';
+import type { WebhookMode } from './benchWebhook';
 import { importAll, newUserFolder, parseExecution, realN8n, startN8n } from './realN8n';
 import type { RealN8n } from './realN8n';
 
@@ -34,9 +36,11 @@ import type { RealN8n } from './realN8n';
  * sandbox, side by side with n8n's own HTTP Request node, as a Markdown table on stdout and in a file.
  *
  * BENCH_N (default 1000) is the number of writes of P2; every other size scales with it (P2 1,000, P3 200
- * and 1,000, P4 2 × 300 and 3 × 300, P1 and Memory 10,000 at 1,000), and so does the burst of the at-the-limit cases,
- * while their rate stays 100 per minute: the short mode takes (N - burst) / 100 minutes per variant as well.
- * BENCH_CASES picks cases (default P1,P2,P3,P4; P1 includes Memory); BENCH_OUT names the file.
+ * and 1,000, P4 2 × 300 and 3 × 300, P1 and Memory 10,000 at 1,000, W1 500 deliveries), and so does the burst of the
+ * at-the-limit cases, while their rate stays 100 per minute: the short mode takes (N - burst) / 100 minutes per variant
+ * as well. BENCH_CASES picks cases (default P1,P2,P3,P4,W1; P1 includes Memory); BENCH_OUT names the file.
+ * W1 (scripts/benchWebhook.ts) runs in regular mode with this n8n and in queue mode with n8n 2.41 (BENCH_WEBHOOK_MODES,
+ * `regular`, `queue`, picks one), its deliveries at BENCH_WEBHOOK_PER_MINUTE (default 200) to each workflow.
  */
 
 interface NodeRun extends TargetRun {
@@ -47,7 +51,13 @@ interface NodeRun extends TargetRun {
 
 const BENCH_N = Number(process.env.BENCH_N ?? 1000);
 const SCALE = BENCH_N / 1000;
-const CASES = (process.env.BENCH_CASES ?? 'P1,P2,P3,P4').toUpperCase().split(',');
+const CASES = (process.env.BENCH_CASES ?? 'P1,P2,P3,P4,W1').toUpperCase().split(',');
+const WEBHOOK_MODES = (process.env.BENCH_WEBHOOK_MODES ?? 'regular,queue').split(',') as WebhookMode[];
+/**
+ * W1's deliveries a minute to each workflow (BENCH_WEBHOOK_PER_MINUTE), the same in the short mode: the default is what
+ * n8n itself keeps up with on the 2-core machines of this project in both modes (docs/performance.md).
+ */
+const W1_PER_MINUTE = Number(process.env.BENCH_WEBHOOK_PER_MINUTE ?? 200);
 const OUT = resolve(process.env.BENCH_OUT ?? join(REPO_DIR, 'bench/results.md'));
 const sized = (full: number) => Math.max(1, Math.round(full * SCALE));
 
@@ -80,7 +90,7 @@ const packageList = (limit?: number) =>
 /** HTTP Request batching at the limit: perMinute requests a minute, in the short mode's time scale. */
 const BATCHING = batching(sized(AT_LIMIT.perMinute), Math.round(60_000 * SCALE));
 
-const SIZES = { p1Users: sized(10_000), p2: BENCH_N, p3Latency: sized(200), p3Plain: sized(1000), p4: sized(300) };
+const SIZES = { p1Users: sized(10_000), p2: BENCH_N, p3Latency: sized(200), p3Plain: sized(1000), p4: sized(300), w1: sized(500), w1WindowMs: Math.round((sized(500) / W1_PER_MINUTE) * 60_000) };
 
 function workflows(): object[] {
 	const write = packageWrite(CREDENTIALS.atLimit);
@@ -271,6 +281,13 @@ async function benchProcesses(folders: string[]): Promise<Row> {
 	return writeRow('P4', variant, items, combined(runs), await requestLog(), minimumMs(items, AT_LIMIT), { text: '0 failed, ≤ 1.15 × minimum', maxTimes: 1.15 });
 }
 
+/** A burst of booking deliveries to the Webhook Trigger, Verify Through the API on and off side by side (scripts/benchWebhook.ts). */
+async function benchW1(): Promise<Row[]> {
+	const unknown = WEBHOOK_MODES.filter((mode) => mode !== 'regular' && mode !== 'queue');
+	if (unknown.length) throw new Error(`BENCH_WEBHOOK_MODES: unknown ${unknown.join(', ')}; the modes are regular, queue`);
+	return await benchWebhook({ deliveries: SIZES.w1, windowMs: SIZES.w1WindowMs, limit: AT_LIMIT, modes: WEBHOOK_MODES, regularHost: host });
+}
+
 // ---- table ----
 
 function header(version: string): string {
@@ -279,10 +296,13 @@ function header(version: string): string {
 		`Benchmark ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, n8n ${version}, BENCH_N=${BENCH_N} (${mode} mode)`,
 		`Machine: ${machine()}`,
 		`At the limit: ${AT_LIMIT.perMinute} requests per minute, burst ${AT_LIMIT.burst} (sandbox and credential); minimum = (writes - burst) / ${AT_LIMIT.perMinute} min.`,
+		...(CASES.includes('W1')
+			? [`W1: ${SIZES.w1} booking deliveries, ${W1_PER_MINUTE} a minute (over ${SIZES.w1WindowMs / 1000} s), to each of two workflows, one burst after the other (verification off, then on); the reads' minimum = (deliveries - burst) / ${AT_LIMIT.perMinute} min.`]
+			: []),
 	]);
 }
 
-const STEPS: Record<string, () => Promise<Row[]>> = { P1: benchP1, P2: benchP2, P3: benchP3, P4: benchP4 };
+const STEPS: Record<string, () => Promise<Row[]>> = { P1: benchP1, P2: benchP2, P3: benchP3, P4: benchP4, W1: benchW1 };
 
 async function main(): Promise<void> {
 	if (!(BENCH_N >= 1)) throw new Error('BENCH_N must be a number of at least 1');

@@ -1,5 +1,6 @@
 import { cpus, release, totalmem, type } from 'os';
 
+import { sandboxCall } from '../sandbox/client';
 import { startSandbox } from '../sandbox/server';
 import type { Sandbox } from '../sandbox/server';
 import { NODE_TYPE } from './realN8n';
@@ -18,6 +19,7 @@ export interface Limit {
 
 export interface LoggedRequest {
 	method: string;
+	path: string;
 	status: number | null;
 	/** When the sandbox received it (ms since the epoch). */
 	receivedAt: number;
@@ -64,13 +66,7 @@ const EXCEPTION = { available: false, start: '2026-05-01T00:00:00Z', end: '2026-
 export const bench = { sandboxUrl: '', userId: '', availabilityId: '', pat: '', apiKey: '' };
 
 export async function control(method: string, path: string, body?: object): Promise<unknown> {
-	const response = await fetch(`${bench.sandboxUrl}/__sandbox${path}`, {
-		method,
-		headers: body ? { 'content-type': 'application/json' } : {},
-		body: body ? JSON.stringify(body) : undefined,
-	});
-	if (!response.ok) throw new Error(`Sandbox ${method} ${path}: ${response.status} ${await response.text()}`);
-	return response.json();
+	return await sandboxCall(bench.sandboxUrl, method, `/__sandbox${path}`, { body });
 }
 
 /** A clean request log and a full sandbox bucket with this limit. */

@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { tmpdir } from 'os';
 import { dirname, join, resolve } from 'path';
 
-import { REPO_DIR } from '../test/harness/packageDir';
+import { REPO_DIR } from './packageDir';
 import {
 	RETRY,
 	batching,

@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { startSandbox } from '../sandbox/server';
-import { ITEMS_NODE_TYPE, NODE_TYPE, getEngine, runWorkflow } from '../test/harness/engine';
+import { ITEMS_NODE_TYPE, NODE_TYPE, getEngine, runWorkflow } from './engine';
 
 /**
  * The main job for now: the sandbox with demo data, and a demo workflow run through the compiled

@@ -9,16 +9,16 @@ import type { Socket } from 'net';
 import { join } from 'path';
 import { setTimeout as sleep } from 'timers/promises';
 
-import { REPO_DIR } from '../test/harness/packageDir';
+import { REPO_DIR } from './packageDir';
 import { freePort, installPackage, n8nEnvironment, packPackage } from './realN8n';
 import type { RealN8n } from './realN8n';
 
 /**
  * n8n 2.x in queue mode on loopback, for `npm run start:queue`, the queue-mode smoke tests and the benchmark: a
  * PostgreSQL cluster and a Redis server in a folder of their own, the main instance with the editor, `n8n worker`
- * processes and an `n8n webhook` processor, each n8n process with this package installed in its own user folder, and
- * in front of them the router n8n's docs ask for (`/webhook/*` to the webhook processors, everything else, the test
- * webhooks included, to main). What it needs beside n8n it installs itself (scripts/install-queue-services.sh).
+ * processes and `n8n webhook` processors (one by default), each n8n process with this package installed in its own user
+ * folder, and in front of them the router n8n's docs ask for (`/webhook/*` to the webhook processors in turn, everything
+ * else, the test webhooks included, to main). What it needs beside n8n it installs itself (scripts/install-queue-services.sh).
  * The settings follow n8n's queue-mode docs; `queueSettings` lists them, and docs/queue-mode.md says why.
  */
 
@@ -54,6 +54,8 @@ export interface QueueModeOptions {
 	folder: string;
 	/** `n8n worker` processes; default 2. */
 	workers?: number;
+	/** `n8n webhook` processors; default 1. Each has its own port (QueueProcess.port); the router sends `/webhook/*` to them in turn. */
+	webhooks?: number;
 	/** Jobs each worker runs at once (`n8n worker --concurrency`); default n8n's 10. */
 	concurrency?: number;
 	/** The port of the entry (editor, REST API and webhooks); default a free one. */
@@ -73,7 +75,7 @@ export interface QueueModeOptions {
 export interface QueueMode {
 	/** The entry: editor, REST API, test webhooks (main) and production webhooks (webhook processors). */
 	url: string;
-	/** Every process, in start order: postgres, redis, main, worker-1, ..., webhook-1. */
+	/** Every process, in start order: postgres, redis, main, worker-1, ..., webhook-1, ... */
 	processes: QueueProcess[];
 	/** The processes of one role, in start order. */
 	byRole(role: QueueRole): QueueProcess[];
@@ -325,9 +327,9 @@ interface N8nProcessSpec {
 
 /**
  * Main (production webhooks left to the webhook processors, as n8n's docs advise with webhook processors; editor runs
- * sent to the workers, which n8n 3 will always do), the workers and the webhook processor.
+ * sent to the workers, which n8n 3 will always do), the workers and the webhook processors.
  */
-function n8nProcesses(workers: number, concurrency: number | undefined, url: string): N8nProcessSpec[] {
+function n8nProcesses(workers: number, webhooks: number, concurrency: number | undefined, url: string): N8nProcessSpec[] {
 	return [
 		{ name: 'main', role: 'main', args: ['start'], portVariable: 'N8N_PORT', env: { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true', OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true', N8N_EDITOR_BASE_URL: url } },
 		...Array.from({ length: workers }, (_, i): N8nProcessSpec => ({
@@ -336,7 +338,7 @@ function n8nProcesses(workers: number, concurrency: number | undefined, url: str
 			args: ['worker', ...(concurrency ? [`--concurrency=${concurrency}`] : [])],
 			portVariable: 'QUEUE_HEALTH_CHECK_PORT',
 		})),
-		{ name: 'webhook-1', role: 'webhook', args: ['webhook'], portVariable: 'N8N_PORT' },
+		...Array.from({ length: webhooks }, (_, i): N8nProcessSpec => ({ name: `webhook-${i + 1}`, role: 'webhook', args: ['webhook'], portVariable: 'N8N_PORT' })),
 	];
 }
 
@@ -380,9 +382,9 @@ async function stopAll(processes: QueueProcess[], router: { close(): Promise<voi
 }
 
 export async function startQueueMode(options: QueueModeOptions): Promise<QueueMode> {
-	const { host, folder, workers = 2, progress = () => undefined } = options;
+	const { host, folder, workers = 2, webhooks = 1, progress = () => undefined } = options;
 	if (!host.version.startsWith('2.')) throw new Error(`Queue mode is set up for n8n 2.x, not ${host.version}`);
-	const budget = MEMORY_MIB.main + workers * MEMORY_MIB.worker + MEMORY_MIB.webhook + MEMORY_MIB.services;
+	const budget = MEMORY_MIB.main + workers * MEMORY_MIB.worker + webhooks * MEMORY_MIB.webhook + MEMORY_MIB.services;
 	if (availableMemory() < budget) progress(`Warning: about ${budget} MiB are needed and ${availableMemory()} MiB are available.`);
 	// An install's progress goes to the terminal of the start scripts (they pass `progress`), not into the tests' output.
 	const native = installQueueServices(options.progress !== undefined);
@@ -406,7 +408,7 @@ export async function startQueueMode(options: QueueModeOptions): Promise<QueueMo
 		const port = options.port ?? (await freePort());
 		const url = `http://${options.hostname ?? '127.0.0.1'}:${port}`;
 		const settings = { ...queueSettings({ postgres: postgres.port, redis: redis.port }, url), ...options.env };
-		const specs = n8nProcesses(workers, options.concurrency, url);
+		const specs = n8nProcesses(workers, webhooks, options.concurrency, url);
 		const userFolder = (spec: N8nProcessSpec) => join(folder, 'n8n', spec.name);
 		progress(`Installing the package into the user folder of each n8n process (${specs.map((spec) => spec.name).join(', ')})...`);
 		installEverywhere(specs.map(userFolder), options.tarball);
@@ -415,7 +417,7 @@ export async function startQueueMode(options: QueueModeOptions): Promise<QueueMo
 		const startOne = (spec: N8nProcessSpec) => startN8nProcess(host, spec, userFolder(spec), settings, join(logs, `${spec.name}.log`), processes);
 		progress('Starting the n8n main instance (the first start creates the database tables)...');
 		const main = await startOne(specs[0]);
-		progress(`Starting ${workers} workers and the webhook processor...`);
+		progress(`Starting ${workers} workers and ${webhooks === 1 ? 'the webhook processor' : `${webhooks} webhook processors`}...`);
 		const others = await Promise.all(specs.slice(1).map(startOne));
 		router = await startRouter(port, main.port, others.filter((p) => p.role === 'webhook').map((p) => p.port));
 		const named = (name: string) => processes.find((p) => p.name === name) as QueueProcess;

@@ -6,7 +6,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { setTimeout as sleep } from 'timers/promises';
 
-import { PACKAGE_DIR, PACKAGE_NAME, REPO_DIR } from '../test/harness/packageDir';
+import { PACKAGE_DIR, PACKAGE_NAME, REPO_DIR } from './packageDir';
 
 /**
  * The real n8n application with the packed package, for `npm start`, the smoke tests and the benchmark:

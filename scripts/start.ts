@@ -5,8 +5,8 @@ import { join } from 'path';
 import { startSandbox } from '../sandbox/server';
 import type { Sandbox } from '../sandbox/server';
 import type { Seed } from '../sandbox/seed';
-import { PACKAGE_NAME, REPO_DIR } from '../test/harness/packageDir';
-import { startPorts } from './ports';
+import { PACKAGE_NAME, REPO_DIR } from './packageDir';
+import { startPorts } from '../sandbox/ports';
 import { N8N_V2, importAll, installPackage, realN8n, setUpOwner, startN8n, waitForRest } from './realN8n';
 import type { CliResult, RealN8n } from './realN8n';
 

@@ -1,8 +1,8 @@
 import { join, relative } from 'path';
 
 import { startSandbox } from '../sandbox/server';
-import { PACKAGE_NAME, REPO_DIR } from '../test/harness/packageDir';
-import { startPorts } from './ports';
+import { PACKAGE_NAME, REPO_DIR } from './packageDir';
+import { startPorts } from '../sandbox/ports';
 import { startQueueMode } from './queueMode';
 import type { QueueMode, QueueProcess, QueueRole } from './queueMode';
 import { N8N_V2, realN8n, setUpOwner, waitForRest } from './realN8n';

@@ -1,11 +1,8 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-
 import type { IDataObject, INode, INodeProperties, INodePropertyOptions, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers, getToolDescriptionForNode } from 'n8n-workflow';
 
-import type { ResourceDefinitions } from '../package/nodes/shared/types';
-import { CRM_NODE_TYPE, INVOICING_NODE_TYPE, NODE_TYPE, PACKAGE_DIR, getEngine } from './harness/engine';
+import { CRM_NODE_TYPE, INVOICING_NODE_TYPE, NODE_TYPE, getEngine } from '../scripts/engine';
+import { definitions } from './harness/definitions';
 import { byId, useWorld, wire } from './harness/world';
 
 /**
@@ -92,20 +89,6 @@ function simpleAppointment(appointment: IDataObject): IDataObject {
 	};
 }
 
-/** Every operation definition of the package, by resource file (dist/nodes/<node>/resources/<group>.js). */
-async function definitions(): Promise<Array<{ file: string; operations: ResourceDefinitions }>> {
-	const nodesDir = join(PACKAGE_DIR, 'dist', 'nodes');
-	const files = readdirSync(nodesDir, { recursive: true, encoding: 'utf8' }).filter((file) => /^[^/]+\/resources\/[^/]+\.js$/.test(file));
-	const found = [];
-	for (const file of files) {
-		const exported = (await import(join(nodesDir, file))) as Record<string, unknown>;
-		for (const [name, operations] of Object.entries(exported)) {
-			if (name.endsWith('Operations')) found.push({ file: file.split('/').pop()!, operations: operations as ResourceDefinitions });
-		}
-	}
-	return found;
-}
-
 describe('Simplify: the option', () => {
 	test('is n8n\'s Simplify (simple, on by default), shown from version 1.1 for exactly the operations whose definitions name the fields it keeps', async () => {
 		const { nodeTypes } = await getEngine();
@@ -145,9 +128,7 @@ describe('Simplify through the engine: exactly the chosen fields; off, and on ve
 	});
 
 	async function api(method: string, path: string, body?: unknown): Promise<IDataObject> {
-		const answer = await world().api(method, path, pat(), { body });
-		if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-		return answer.body;
+		return await world().call(method, path, pat(), body, { keepLog: true });
 	}
 
 	/**

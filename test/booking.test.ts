@@ -1,7 +1,7 @@
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { NODE_TYPE, getEngine } from './harness/engine';
+import { NODE_TYPE, getEngine } from '../scripts/engine';
 import { byId, useWorld, wire } from './harness/world';
 
 /** "Now" is 2027-03-01 (a Monday); the seed owner Ada works Mon–Fri 09:00–17:00 Europe/Berlin (+01:00 in early March). */

@@ -1,5 +1,6 @@
-import { testCredential } from './harness/engine';
-import { API_KEY_TYPE, PAT_TYPE, World, assertNoSecret, useWorld } from './harness/world';
+import { testCredential } from '../scripts/engine';
+import { assertNoSecret } from './harness/secrets';
+import { API_KEY_TYPE, PAT_TYPE, World, useWorld } from './harness/world';
 
 const world = useWorld();
 

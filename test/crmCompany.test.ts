@@ -11,10 +11,7 @@ const owner = () => world().seed.users.owner;
 type Company = IDataObject & { id: string };
 
 async function api(method: string, path: string, body?: unknown): Promise<IDataObject> {
-	const answer = await world().api(method, path, pat(), { body });
-	if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-	await world().clearRequests();
-	return answer.body as IDataObject;
+	return await world().call(method, path, pat(), body);
 }
 
 const company = async (name: string, extra: IDataObject = {}) => (await api('POST', '/crm/companies', { name, ...extra })) as Company;

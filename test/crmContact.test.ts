@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { addNote, addTask, crmParent, logCall } from './harness/crm';
-import { CRM_NODE_TYPE, getEngine } from './harness/engine';
+import { CRM_NODE_TYPE, getEngine } from '../scripts/engine';
 import { byId, PAT_TYPE, useWorld, wire } from './harness/world';
 
 /** Contact operations of the CRM node: exact wire format and output items, against the sandbox. */

@@ -17,10 +17,7 @@ let other: Pipeline;
 const contacts: Record<string, string> = {};
 
 async function api(method: string, path: string, body?: unknown): Promise<IDataObject> {
-	const answer = await world().api(method, path, pat(), { body });
-	if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-	await world().clearRequests();
-	return answer.body as IDataObject;
+	return await world().call(method, path, pat(), body);
 }
 
 async function deal(name: string, extra: IDataObject = {}): Promise<Deal> {

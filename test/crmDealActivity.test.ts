@@ -19,10 +19,7 @@ let partners: Pipeline;
 let renewal: IDataObject & { id: string };
 
 async function api(method: string, path: string, body?: unknown, token = pat()): Promise<unknown> {
-	const answer = await world().api(method, path, token, { body });
-	if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-	await world().clearRequests();
-	return answer.body;
+	return await world().call(method, path, token, body);
 }
 
 beforeAll(async () => {

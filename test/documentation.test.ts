@@ -2,8 +2,8 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 import { API_KEY_TYPE, PAT_TYPE } from './harness/world';
-import { PACKAGE_NAME, getEngine } from './harness/engine';
-import { PACKAGE_DIR, REPO_DIR } from './harness/packageDir';
+import { PACKAGE_NAME, getEngine } from '../scripts/engine';
+import { PACKAGE_DIR, REPO_DIR } from '../scripts/packageDir';
 
 /**
  * The documentation: package/README.md is the npm page (npm shows about 64,000 characters of it, with no files of the

@@ -45,10 +45,7 @@ async function writes() {
 }
 
 async function api(method: string, path: string, body?: unknown): Promise<IDataObject & IDataObject[]> {
-	const answer = await world().api(method, path, world().seed.credentials.ownerPat, { body });
-	if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-	await world().clearRequests();
-	return answer.body;
+	return await world().call(method, path, world().seed.credentials.ownerPat, body);
 }
 
 const today = () => new Date().toISOString().slice(0, 10);

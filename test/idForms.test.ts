@@ -3,7 +3,7 @@ import { join } from 'path';
 
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { getEngine } from './harness/engine';
+import { getEngine } from '../scripts/engine';
 import { byId, useWorld } from './harness/world';
 
 /**

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 
 import { crmParent } from './harness/crm';
-import { getEngine, INVOICING_NODE_TYPE } from './harness/engine';
+import { getEngine, INVOICING_NODE_TYPE } from '../scripts/engine';
 import { byId, useWorld, wire } from './harness/world';
 
 /**

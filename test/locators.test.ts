@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { PACKAGE_NAME, getEngine } from './harness/engine';
+import { PACKAGE_NAME, getEngine } from '../scripts/engine';
 import { byId, useWorld, wire } from './harness/world';
 
 /** Resource locators: By ID checks the ID's form (in the editor and at run time); a contact can be named By Email. */

@@ -1,7 +1,7 @@
 import { createServer } from 'net';
 import type { Server } from 'net';
 
-import { checkPorts, portSetting, startPorts } from '../scripts/ports';
+import { checkPorts, portSetting, startPorts } from '../sandbox/ports';
 
 /**
  * The start scripts' fixed ports (npm start: N8N_PORT and SANDBOX_PORT): one in use is named with the variable that

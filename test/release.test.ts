@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 
-import { PACKAGE_DIR, PACKAGE_NAME, REPO_DIR } from './harness/packageDir';
+import { PACKAGE_DIR, PACKAGE_NAME, REPO_DIR } from '../scripts/packageDir';
 
 /**
  * How the package ships (docs/releasing.md): GitHub Actions publish a version tag to npm with provenance only after

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { testCredential } from './harness/engine';
+import { testCredential } from '../scripts/engine';
 import { PAT_TYPE, useWorld, wire } from './harness/world';
 
 /**

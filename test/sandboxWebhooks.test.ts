@@ -340,7 +340,7 @@ describe('deliveries of real changes', () => {
 		await book(10);
 		const log = await eventually(async () => (await control('GET', '/webhooks/deliveries')).body, (entries) => entries.length > 0);
 		expect(log).toEqual([
-			{ webhookId: 101, endpoint, webhookType: 'booking_created', body: expect.objectContaining({ webhookType: 'booking_created' }), status: null, error: expect.stringMatching(/ECONNREFUSED/), sentAt: expect.any(String) },
+			{ webhookId: 101, endpoint, webhookType: 'booking_created', body: expect.objectContaining({ webhookType: 'booking_created' }), status: null, error: expect.stringMatching(/ECONNREFUSED/), sentAt: expect.any(String), postedAtMs: expect.any(Number), answeredInMs: null },
 		]);
 	});
 });
@@ -387,6 +387,9 @@ describe('control API', () => {
 			[101, 200, null],
 			[101, 200, null],
 		]);
+		// Each attempt's moment and the receiver's time to answer, in real time.
+		for (const entry of log) expect(entry).toMatchObject({ postedAtMs: expect.any(Number), answeredInMs: expect.any(Number) });
+		expect((log[2].postedAtMs as number) - (log[0].postedAtMs as number)).toBeGreaterThanOrEqual(80);
 		await control('POST', '/webhooks/emit', { webhookType: 'form_submission' });
 		await receivedExactly(4);
 	});
@@ -406,7 +409,7 @@ describe('control API', () => {
 		await sleep(QUIET_MS);
 		expect(received).toEqual([]);
 		const log = (await control('GET', '/webhooks/deliveries')).body;
-		expect(log).toMatchObject([{ webhookId: 101, status: null, error: 'Dropped by a delivery fault' }]);
+		expect(log).toMatchObject([{ webhookId: 101, status: null, error: 'Dropped by a delivery fault', postedAtMs: null, answeredInMs: null }]);
 		expect((await control('DELETE', '/webhooks/delivery-faults')).body).toEqual({ deleted: true });
 		await control('POST', '/webhooks/emit', { webhookType: 'review_submitted' });
 		await receivedExactly(1);

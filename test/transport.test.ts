@@ -1,5 +1,5 @@
 import { API_KEY_TYPE, byId, useWorld } from './harness/world';
-import { NODE_TYPE, getEngine } from './harness/engine';
+import { NODE_TYPE, getEngine } from '../scripts/engine';
 
 const world = useWorld();
 

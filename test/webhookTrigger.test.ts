@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { asTenant, freshTenant, recordCounts } from './harness/crm';
 import { WebhookReceiver, WebhookTrigger } from './harness/webhooks';
-import { WEBHOOK_TRIGGER_NODE_TYPE, getEngine } from './harness/engine';
+import { WEBHOOK_TRIGGER_NODE_TYPE, getEngine } from '../scripts/engine';
 import { byId, useWorld, wire } from './harness/world';
 
 /**
@@ -293,18 +293,32 @@ describe('publishing and unpublishing', () => {
 });
 
 describe('deliveries', () => {
-	test('a booking made, rescheduled and cancelled through the API starts one execution each, verified through the API', async () => {
+	test('a booking made, rescheduled and cancelled through the API starts one execution each with the appointment as the API returns it', async () => {
 		const { tenant, trigger } = await published();
+		/** The appointment as the API has it now (the request log cleared after). */
+		const now = async (id: unknown) => {
+			const record = await call(tenant, 'GET', `/v4/appointment/${String(id)}`);
+			await world().clearRequests();
+			return record;
+		};
+		const reads: Array<ReturnType<typeof wire>> = [];
+		const nodeReads = async () => reads.push(...(await sent()).filter((request) => request.method === 'GET'));
 
 		const appointment = await book(tenant, '09:00');
 		await delivered(trigger, 1);
+		await nodeReads();
+		const records = [await now(appointment.id)];
 		for (const [n, start] of [[2, '2027-03-02T11:00:00Z'], [3, '2027-03-02T12:00:00Z']] as const) {
 			await world().control('POST', '/__sandbox/clock/advance', { seconds: 60 });
 			await call(tenant, 'POST', `/v4/appointment/${String(appointment.id)}/reschedule`, { start });
 			await delivered(trigger, n);
+			await nodeReads();
+			records.push(await now(appointment.id));
 		}
 		await call(tenant, 'POST', `/v4/appointment/${String(appointment.id)}/cancel`, { reason: 'Plans changed' });
 		const deliveries = await delivered(trigger, 4);
+		await nodeReads();
+		records.push(await now(appointment.id));
 
 		expect(deliveries.map((delivery) => [delivery.webhookType, delivery.status])).toEqual([
 			['booking_created', 200],
@@ -312,20 +326,21 @@ describe('deliveries', () => {
 			['booking_rescheduled', 200],
 			['booking_cancelled', 200],
 		]);
-		expect(trigger.executions.map((items) => items.map((item) => [item.webhookType, item.id]))).toEqual([
-			[['booking_created', appointment.id]],
-			[['booking_rescheduled', appointment.id]],
-			[['booking_rescheduled', appointment.id]],
-			[['booking_cancelled', appointment.id]],
-		]);
-		// The output is the delivery as it came, flat, with its event name.
-		expect(trigger.executions[0][0]).toEqual(deliveries[0].body as IDataObject);
+		// Each item is the appointment as the API returned it when the delivery came (nothing changed it in between),
+		// with the event's name and its moment as the API gives it: createdAt, rescheduledAt, the cancellation's actionAt.
+		const events = ['booking_created', 'booking_rescheduled', 'booking_rescheduled', 'booking_cancelled'];
+		const moments = records.map((record, n) => [record.createdAt, record.rescheduledAt, record.rescheduledAt, (record.cancel as IDataObject | null)?.actionAt][n]);
+		expect(moments.every((moment) => typeof moment === 'string')).toBe(true);
+		expect(trigger.executions).toEqual(records.map((record, n) => [{ webhookType: events[n], eventTime: new Date(String(moments[n])).toISOString(), ...record }]));
 		expect(trigger.executions.slice(1, 3).map(([item]) => item.start)).toEqual(['2027-03-02T11:00:00.000Z', '2027-03-02T12:00:00.000Z']);
-		expect(trigger.executions[3][0]).toMatchObject({ isCancelled: true });
-		// Each was read back before the workflow started.
-		const reads = (await sent()).filter((request) => request.method === 'GET');
+		expect(trigger.executions[3][0]).toMatchObject({ isCancelled: true, cancel: { reason: 'Plans changed' } });
+		// The API's record, not the delivery's: fields only the API has, none only the delivery has.
+		expect(Object.keys(trigger.executions[0][0])).toEqual(expect.arrayContaining(['notes', 'rescheduleCount', 'userId']));
+		expect(trigger.executions[0][0]).not.toHaveProperty('hosts');
+		expect(trigger.executions[0][0]).not.toHaveProperty('meetingType');
+		// Each was read through the API, and answered by the node before the read.
 		expect(reads).toEqual(Array(4).fill({ method: 'GET', path: `/v4/appointment/${String(appointment.id)}`, query: '', headers: headers(tenant), body: null }));
-		expect(trigger.staticData.seen).toHaveLength(4);
+		expect(trigger.deliveries.map((delivery) => [delivery.answer?.by, delivery.answer?.status, delivery.answeredTwice])).toEqual(Array(4).fill(['node', 200, false]));
 	});
 
 	test('a delivery sent 3 times starts one execution', async () => {
@@ -337,7 +352,7 @@ describe('deliveries', () => {
 
 		expect(deliveries.map((delivery) => delivery.status)).toEqual([200, 200, 200]);
 		expect(trigger.executions).toEqual([[expect.objectContaining({ webhookType: 'booking_created', id: appointment.id })]]);
-		expect(trigger.deliveries.map((delivery) => delivery.result?.workflowData !== undefined)).toEqual([true, false, false]);
+		expect(trigger.deliveries.filter((delivery) => delivery.result?.workflowData !== undefined)).toHaveLength(1);
 	});
 
 	test('repeats arriving at the same time in one process start one execution (before any static data is saved)', async () => {
@@ -352,30 +367,28 @@ describe('deliveries', () => {
 		expect(other.executions).toEqual([[expect.objectContaining({ id: appointment.id })]]);
 	});
 
-	test('static data keeps the 200 most recent keys: a repeat after the process forgot it is still dropped, until 200 newer ones pushed it out', async () => {
+	test('static data keeps every key of the last hour (16 characters each; dedupe.ts): a repeat after the process forgot it is dropped, also after 250 newer ones', async () => {
 		const { trigger } = await published({ events: ['form_submission'] });
 		const form = (n: number) => ({ webhookType: 'form_submission', id: `form-${n}`, updatedAt: '2027-03-01T06:00:00.000Z' });
-		for (let n = 1; n <= 201; n++) await trigger.deliver(form(n));
-		expect(trigger.executions).toHaveLength(201);
-		expect(trigger.staticData.seen).toHaveLength(200);
-		expect(JSON.stringify(trigger.staticData).length).toBeLessThan(3000);
+		for (let n = 1; n <= 251; n++) await trigger.deliver(form(n));
+		expect(trigger.executions).toHaveLength(251);
+		expect(Object.keys(trigger.staticData).sort()).toEqual(['deliveryKeys', 'subscriptionId']);
+		expect(JSON.stringify(trigger.staticData).length).toBeLessThan(251 * 16 + 100);
 
 		// 11 minutes later the process has forgotten them (its keys live 10 minutes); static data has not.
 		const now = Date.now();
 		const later = jest.spyOn(Date, 'now').mockReturnValue(now + 11 * 60_000);
 		try {
-			await trigger.deliver(form(201));
-			await trigger.deliver(form(2));
-			expect(trigger.executions).toHaveLength(201);
+			await trigger.deliver(form(251));
 			await trigger.deliver(form(1));
-			expect(trigger.executions).toHaveLength(202);
+			expect(trigger.executions).toHaveLength(251);
 		} finally {
 			later.mockRestore();
 		}
 	});
 
-	test('the older { event, data } form is taken and comes out flat', async () => {
-		const { tenant, trigger } = await published({ events: ['booking_created'] });
+	test('the older { event, data } form is taken and comes out flat (Verify Through the API off: the delivery as it came)', async () => {
+		const { tenant, trigger } = await published({ events: ['booking_created'], options: { verifyThroughApi: false } });
 		await world().control('POST', '/__sandbox/webhooks/delivery-faults', { envelope: true });
 
 		const appointment = await book(tenant, '12:00');
@@ -429,22 +442,120 @@ describe('deliveries', () => {
 });
 
 describe('verification through the API', () => {
-	/** Posts to the node's URL as anyone who knows it could; n8n's answer. */
-	async function forge(trigger: WebhookTrigger, body: IDataObject): Promise<{ status: number; body: unknown }> {
+	/** Posts to the node's URL as anyone who knows it could: the answer and how long it took (webhook() may still be running). */
+	async function forge(trigger: WebhookTrigger, body: IDataObject): Promise<{ status: number; body: unknown; ms: number }> {
+		const started = Date.now();
 		const response = await fetch(trigger.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-		return { status: response.status, body: await response.json() };
+		const ms = Date.now() - started;
+		return { status: response.status, body: await response.json(), ms };
 	}
 
-	test('a delivery for an appointment the API does not know is dropped (200, no execution)', async () => {
+	/** Until every delivery that has arrived is done (its verification read included). */
+	const settled = async () => await receiver.idle();
+
+	/** The appointment as the API has it now; the request log cleared after. */
+	async function apiRecord(tenant: Tenant, id: unknown): Promise<IDataObject> {
+		const record = await call(tenant, 'GET', `/v4/appointment/${String(id)}`);
+		await world().clearRequests();
+		return record;
+	}
+
+	const RECEIVED = { message: 'Webhook call received' };
+	const answeredByNode = { answer: { status: 200, body: RECEIVED, by: 'node', at: expect.any(Number) }, answeredTwice: false, unanswered: false };
+
+	test('a delivery for an appointment the API does not know is answered at once, then dropped and logged (no execution)', async () => {
 		const { tenant, trigger } = await published();
 		const forged = { webhookType: 'booking_created', id: 'a0000000-0000-4000-8000-000000000001', start: '2027-03-02T09:00:00Z', hostIds: [tenant.userId] };
 
-		expect(await forge(trigger, forged)).toEqual({ status: 200, body: { message: 'Webhook call received' } });
+		const answer = await forge(trigger, forged);
+		await settled();
 
+		// The answer of every verified delivery, whatever the API says after: a sender learns nothing of the appointment.
+		expect([answer.status, answer.body]).toEqual([200, RECEIVED]);
 		expect(trigger.executions).toEqual([]);
 		expect(await sent()).toEqual([{ method: 'GET', path: `/v4/appointment/${forged.id}`, query: '', headers: headers(tenant), body: null }]);
+		expect(trigger.deliveries).toEqual([expect.objectContaining({ ...answeredByNode, result: { noWebhookResponse: true } })]);
 		expect(trigger.deliveries[0].logs).toEqual([{ level: 'info', message: `A booking_created delivery for appointment ${forged.id} was dropped: the API does not know the appointment.` }]);
-		expect(trigger.staticData.seen).toBeUndefined();
+		// Nothing remembered of it: the subscription's ID is all the static data holds.
+		expect(Object.keys(trigger.staticData)).toEqual(['subscriptionId']);
+	});
+
+	test('the workflow gets the API\'s appointment, not the delivery\'s: a change made since the delivery, and a body with another e-mail and location', async () => {
+		const { tenant, trigger } = await published({ events: ['booking_created'] });
+		// The delivery is held 1.5 s; meanwhile the appointment's notes change through the API.
+		await world().control('POST', '/__sandbox/webhooks/delivery-faults', { delayMs: 1500 });
+		const appointment = await book(tenant, '11:00');
+		await world().control('POST', '/__sandbox/clock/advance', { seconds: 60 });
+		await call(tenant, 'PATCH', `/v4/appointment/${String(appointment.id)}/notes`, { note: 'Bring the contract' });
+		const [delivery] = await delivered(trigger, 1);
+		const body = delivery.body as IDataObject;
+		const record = await apiRecord(tenant, appointment.id);
+
+		expect([record.notes, body.updatedAt === record.updatedAt]).toEqual(['Bring the contract', false]);
+		// Exactly the API's appointment at delivery time, with the event's name and the API's moment of it.
+		const createdAt = new Date(String(record.createdAt)).toISOString();
+		expect(trigger.executions).toEqual([[{ webhookType: 'booking_created', eventTime: createdAt, ...record }]]);
+
+		// The same delivery with another attendee e-mail and location (to another workflow's trigger, which has not seen it).
+		const other = await triggerOf(tenant, { events: ['booking_created'] });
+		const [attendee] = body.attendees as IDataObject[];
+		const changed = { ...body, attendees: [{ ...attendee, email: 'someone.else@example.com' }], location: 'Changed Street 1' };
+		expect((await forge(other, changed)).status).toBe(200);
+		await settled();
+
+		expect(other.executions).toEqual([[{ webhookType: 'booking_created', eventTime: createdAt, ...record }]]);
+		expect([other.executions[0][0].location, (other.executions[0][0].attendees as IDataObject[])[0].email]).toEqual([null, 'ann.lee@example.com']);
+	});
+
+	test('a forged delivery naming a real appointment ID starts the workflow with the API\'s appointment only, none of its invented fields, and once', async () => {
+		const { tenant, trigger } = await published({ events: ['booking_created'] });
+		const appointment = await book(tenant, '12:30');
+		await delivered(trigger, 1);
+		const record = await apiRecord(tenant, appointment.id);
+		const other = await triggerOf(tenant, { events: ['booking_created'] });
+		const forged = {
+			webhookType: 'booking_created',
+			id: appointment.id,
+			start: '2027-04-01T09:00:00Z',
+			location: 'Somewhere else',
+			attendees: [{ email: 'mallory@example.com', firstname: 'Mallory' }],
+			hostIds: [tenant.userId],
+			secret: 'forged',
+			invented: 'field',
+		};
+
+		expect(await forge(other, forged)).toEqual({ status: 200, body: RECEIVED, ms: expect.any(Number) });
+		await settled();
+
+		// The event's moment is the API's too.
+		expect(other.executions).toEqual([[{ webhookType: 'booking_created', eventTime: new Date(String(record.createdAt)).toISOString(), ...record }]]);
+		expect(other.executions[0][0]).not.toHaveProperty('invented');
+		expect(other.deliveries).toEqual([expect.objectContaining(answeredByNode)]);
+
+		// Forged again with an updatedAt of its own (a new key for the delivery as it came): the API's key is the same, a repeat.
+		await world().clearRequests();
+		expect((await forge(other, { ...forged, updatedAt: '2027-01-01T00:00:00Z' })).status).toBe(200);
+		await settled();
+		expect(other.executions).toHaveLength(1);
+		expect(other.deliveries[1].logs).toEqual([]);
+		expect(await sent()).toEqual([expect.objectContaining({ method: 'GET', path: `/v4/appointment/${String(appointment.id)}` })]);
+	});
+
+	test('the Filters are checked again on the API\'s appointment: a delivery naming the filtered meeting type for another one\'s appointment is dropped', async () => {
+		const tenant = await freshTenant(world());
+		const intro = await call(tenant, 'POST', '/v4/meeting-type', { meetingInfo: { name: 'Intro', description: '', duration: 30, channel: 'phone' } });
+		const plain = await book(tenant, '14:30');
+		const trigger = await triggerOf(tenant, { events: ['booking_created'], bookingFilters: { meetingType: byId(String(intro.id)) } });
+		await world().clearRequests();
+
+		await forge(trigger, { webhookType: 'booking_created', id: plain.id, meetingTypeId: intro.id, updatedAt: plain.updatedAt });
+		await settled();
+
+		expect(trigger.executions).toEqual([]);
+		expect((await sent()).map((request) => `${request.method} ${request.path}`)).toEqual([`GET /v4/appointment/${String(plain.id)}`]);
+		expect(trigger.deliveries[0].logs).toEqual([
+			{ level: 'info', message: `A booking_created delivery for appointment ${String(plain.id)} was dropped: the appointment is outside the trigger's Filters (meeting type or host).` },
+		]);
 	});
 
 	test('a cancellation of an appointment that is not cancelled, and a reschedule to another time, are dropped', async () => {
@@ -455,9 +566,10 @@ describe('verification through the API', () => {
 
 		await forge(trigger, { ...body, webhookType: 'booking_cancelled', isCancelled: true, updatedAt: '2027-03-01T06:05:00Z' });
 		await forge(trigger, { ...body, webhookType: 'booking_rescheduled', start: '2027-03-02T16:00:00Z', rescheduledAt: '2027-03-01T06:05:00Z' });
+		await settled();
 
 		expect(trigger.executions.map((items) => items[0].webhookType)).toEqual(['booking_created']);
-		expect(trigger.deliveries.slice(1).map((delivery) => delivery.logs[0]?.message)).toEqual([
+		expect(trigger.deliveries.slice(1).map((delivery) => delivery.logs[0]?.message).sort()).toEqual([
 			`A booking_cancelled delivery for appointment ${String(appointment.id)} was dropped: the appointment is not cancelled.`,
 			`A booking_rescheduled delivery for appointment ${String(appointment.id)} was dropped: the appointment starts at another time.`,
 		]);
@@ -474,31 +586,143 @@ describe('verification through the API', () => {
 		await delivered(trigger, 1);
 
 		expect(trigger.executions).toEqual([[expect.objectContaining({ webhookType: 'booking_cancelled', id: appointment.id, isCancelled: false })]]);
+		// The API's record says who left.
+		expect((trigger.executions[0][0].attendees as IDataObject[]).map((attendee) => [attendee.firstname, attendee.isCancelled])).toEqual([
+			['Ann', false],
+			['Bob', true],
+		]);
 	});
 
-	test('with Verify Through the API off, nothing is read and the delivery starts the workflow', async () => {
+	test('with Verify Through the API off, nothing is read and the delivery starts the workflow as it came (answered the same way)', async () => {
 		const { trigger } = await published({ events: ['booking_created'], options: { verifyThroughApi: false } });
-		const forged = { webhookType: 'booking_created', id: 'a0000000-0000-4000-8000-000000000002' };
+		const forged = { webhookType: 'booking_created', id: 'a0000000-0000-4000-8000-000000000002', location: 'Anywhere' };
 
-		expect(await forge(trigger, forged)).toEqual({ status: 200, body: { message: 'Workflow was started' } });
+		expect(await forge(trigger, forged)).toEqual({ status: 200, body: RECEIVED, ms: expect.any(Number) });
+		await settled();
 
 		expect(trigger.executions).toEqual([[forged]]);
+		expect(trigger.deliveries).toEqual([expect.objectContaining({ ...answeredByNode, result: { noWebhookResponse: true, workflowData: [[{ json: forged }]] } })]);
 		expect(await sent()).toEqual([]);
 	});
 
-	test('an API failure while verifying fails the delivery (n8n shows the error) and a repeat is checked again', async () => {
+	test('what the workflow does not want is answered by n8n after webhook(), as before: an event not chosen, a booking outside the Filters, a repeat', async () => {
+		const tenant = await freshTenant(world());
+		const appointment = await book(tenant, '13:30');
+		const trigger = await triggerOf(tenant, { events: ['booking_created'], bookingFilters: { host: byId(tenant.userId) } });
+		const booking = { webhookType: 'booking_created', ...appointment };
+
+		for (const body of [{ webhookType: 'form_submission', id: 'form-1' }, { ...booking, hostIds: [] }, booking, booking]) {
+			expect((await forge(trigger, body)).body).toEqual(RECEIVED);
+			await settled();
+		}
+
+		expect(trigger.executions).toEqual([[expect.objectContaining({ id: appointment.id })]]);
+		expect(trigger.deliveries.map((delivery) => [delivery.answer?.by, delivery.answer?.status, delivery.answeredTwice, delivery.unanswered])).toEqual([
+			['n8n', 200, false, false],
+			['n8n', 200, false, false],
+			['node', 200, false, false],
+			['n8n', 200, false, false],
+		]);
+	});
+
+	test('the answer goes out before the verification read: a read that takes 3 s, the answer at once', async () => {
+		const { tenant, trigger } = await published({ events: ['booking_created'] });
+		const appointment = await book(tenant, '16:30');
+		const [delivery] = await delivered(trigger, 1);
+		const other = await triggerOf(tenant, { events: ['booking_created'] });
+		await world().control('POST', '/__sandbox/faults', { method: 'GET', path: `/v4/appointment/${String(appointment.id)}`, delayMs: 3000 });
+
+		const answer = await forge(other, delivery.body as IDataObject);
+
+		expect([answer.status, answer.body]).toEqual([200, RECEIVED]);
+		expect(answer.ms).toBeLessThan(2000);
+		expect(other.executions).toEqual([]);
+		await settled();
+		expect(other.executions).toEqual([[expect.objectContaining({ webhookType: 'booking_created', id: appointment.id })]]);
+		const [outcome] = other.deliveries;
+		expect(outcome).toMatchObject(answeredByNode);
+		expect(outcome.returnedAt - outcome.answer!.at).toBeGreaterThanOrEqual(2900);
+	});
+
+	test('a burst at the credential\'s rate limit (60 a minute, burst 1) is answered at once; each delivery starts one execution with its record as the reads come through', async () => {
+		const tenant = await freshTenant(world());
+		const appointments = [];
+		for (const time of ['09:00', '10:00', '11:00', '12:00']) appointments.push(await book(tenant, time));
+		const limited = world().pat(tenant.token);
+		limited.data = { ...limited.data, requestsPerMinute: 60, burst: 1 };
+		const trigger = await world().webhookTrigger({ events: ['booking_created'] }, limited, receiver, { workflowName: WORKFLOW });
+		await world().clearRequests();
+		const started = Date.now();
+
+		const answers = await Promise.all(appointments.map((appointment) => forge(trigger, { webhookType: 'booking_created', ...appointment })));
+		await settled();
+		const allDone = Date.now() - started;
+
+		expect(answers.map((answer) => [answer.status, answer.body])).toEqual(Array(4).fill([200, RECEIVED]));
+		// One read a second after the first: the last about 3 s later, every answer long before it.
+		expect(allDone).toBeGreaterThanOrEqual(2900);
+		const lastAnswer = Math.max(...trigger.deliveries.map((delivery) => delivery.answer!.at));
+		expect(Math.max(...trigger.deliveries.map((delivery) => delivery.returnedAt)) - lastAnswer).toBeGreaterThanOrEqual(1500);
+		expect(trigger.executions.map(([item]) => item.id).sort()).toEqual(appointments.map((appointment) => appointment.id).sort());
+		for (const [item] of trigger.executions) {
+			const appointment = appointments.find((a) => a.id === item.id)!;
+			expect(item).toEqual({ webhookType: 'booking_created', eventTime: new Date(String(appointment.createdAt)).toISOString(), ...appointment });
+		}
+		const log = await world().requests();
+		expect(log.map((request) => [request.method, request.status])).toEqual(Array(4).fill(['GET', 200]));
+		expect(trigger.deliveries.every((delivery) => !delivery.answeredTwice && delivery.answer?.by === 'node')).toBe(true);
+	});
+
+	test('a 429 after the answer is retried within the credential\'s limit (its Retry-After), then the workflow starts', async () => {
+		const { tenant, trigger } = await published({ events: ['booking_created'] });
+		const appointment = await book(tenant, '15:30');
+		const [delivery] = await delivered(trigger, 1);
+		const other = await triggerOf(tenant, { events: ['booking_created'] });
+		await world().clearRequests();
+		const tooMany = { statusCode: 429, message: 'Too Many Requests', error: 'Too Many Requests' };
+		await world().control('POST', '/__sandbox/faults', { method: 'GET', path: `/v4/appointment/${String(appointment.id)}`, status: 429, retryAfter: '1', body: tooMany });
+
+		const outcome = await other.deliver(delivery.body);
+
+		expect(outcome).toMatchObject(answeredByNode);
+		expect(outcome.error).toBeUndefined();
+		expect(other.executions).toEqual([[expect.objectContaining({ id: appointment.id })]]);
+		expect((await world().requests()).map((request) => [request.method, request.status])).toEqual([
+			['GET', 429],
+			['GET', 200],
+		]);
+		expect(outcome.returnedAt - outcome.answer!.at).toBeGreaterThanOrEqual(900);
+	});
+
+	test('a read that fails after the answer (HTTP 500) is logged and starts nothing, without a second answer or an error; a repeat is checked again', async () => {
 		const { tenant, trigger } = await published({ events: ['booking_created'] });
 		const appointment = await book(tenant, '16:00');
 		const [delivery] = await delivered(trigger, 1);
 		const again = await triggerOf(tenant, { events: ['booking_created'] });
 		await world().control('POST', '/__sandbox/faults', { method: 'GET', path: `/v4/appointment/${String(appointment.id)}`, status: 500, body: { statusCode: 500, message: 'Database unavailable', error: 'Internal Server Error' } });
 
-		const failed = await again.deliver(delivery.body);
-		expect(failed.error?.message).toBe('Database unavailable (HTTP 500)');
-		expect(again.executions).toEqual([]);
-		const repeated = await again.deliver(delivery.body);
+		const answer = await forge(again, delivery.body as IDataObject);
+		await settled();
 
-		expect(repeated.error).toBeUndefined();
+		expect([answer.status, answer.body]).toEqual([200, RECEIVED]);
+		const [failed] = again.deliveries;
+		expect(failed).toMatchObject({ ...answeredByNode, result: { noWebhookResponse: true } });
+		expect(failed.error).toBeUndefined();
+		expect(failed.logs).toEqual([
+			{
+				level: 'error',
+				message: expect.stringMatching(
+					new RegExp(
+						`^A booking_created delivery for appointment ${String(appointment.id)} could not be verified through the API and starts nothing: Database unavailable \\(HTTP 500\\) .+\\. It was answered 200 already, so the service will not send it again: unless it does, the event is lost for this workflow\\.$`,
+					),
+				),
+			},
+		]);
+		expect(again.executions).toEqual([]);
+		expect(again.staticData).toEqual({});
+
+		const repeated = await again.deliver(delivery.body);
+		expect(repeated).toMatchObject(answeredByNode);
 		expect(again.executions).toEqual([[expect.objectContaining({ id: appointment.id })]]);
 	});
 });

@@ -7,7 +7,7 @@ import { chromium, selectors } from 'playwright-core';
 import { freePort } from '../../scripts/realN8n';
 import { LOGIN, exampleWorkflows, startDemo } from '../../scripts/start';
 import type { Demo } from '../../scripts/start';
-import { PACKAGE_NAME, REPO_DIR } from '../harness/packageDir';
+import { PACKAGE_NAME, REPO_DIR } from '../../scripts/packageDir';
 
 /**
  * The editor as a user meets it: `npm start`'s n8n (startDemo, in a fresh user folder) in Debian's

@@ -3,7 +3,7 @@ import { join } from 'path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { chromium, selectors } from 'playwright-core';
 
-import { REPO_DIR } from './packageDir';
+import { REPO_DIR } from '../../scripts/packageDir';
 import { OWNER } from './n8nServer';
 
 /**

@@ -19,9 +19,7 @@ export async function freshTenant(world: World): Promise<{ token: string; userId
 
 /** A request as a tenant's owner (its PAT): the answer's body, or an error naming the request when it failed. */
 export async function asTenant(world: World, tenant: { token: string }, method: string, path: string, body?: unknown): Promise<IDataObject> {
-	const answer = await world.api(method, path, tenant.token, { body });
-	if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-	return answer.body;
+	return await world.call(method, path, tenant.token, body, { keepLog: true });
 }
 
 /** Complete invoicing seller settings for a fresh tenant (finalising needs them). */
@@ -31,10 +29,7 @@ type Parent = Partial<Record<'contactId' | 'dealId' | 'crmCompanyId', string>>;
 
 /** Creates through the API with the owner's PAT and returns the answer; the request log is cleared after. */
 async function made(world: World, method: string, path: string, body: unknown): Promise<{ id: string }> {
-	const answer = await world.api(method, path, world.seed.credentials.ownerPat, { body });
-	if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-	await world.clearRequests();
-	return answer.body as unknown as { id: string };
+	return (await world.call(method, path, world.seed.credentials.ownerPat, body)) as unknown as { id: string };
 }
 
 /** A note on one parent (pinned when asked); its ID. */

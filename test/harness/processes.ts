@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { join } from 'path';
 
-import { PACKAGE_DIR } from './packageDir';
+import { PACKAGE_DIR } from '../../scripts/packageDir';
 
 /**
  * Several n8n processes on one credential inside one jest process: each is a copy of the compiled transport with

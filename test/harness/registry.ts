@@ -10,7 +10,7 @@ import { TLSSocket, createSecureContext } from 'tls';
 import { promisify } from 'util';
 
 import { freePort } from '../../scripts/realN8n';
-import { REPO_DIR } from './packageDir';
+import { REPO_DIR } from '../../scripts/packageDir';
 
 /**
  * A local npm registry for the tests that install the package the way users do (test/registry/): Verdaccio

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
-import type { BinaryFile } from './engine';
+import type { BinaryFile } from '../../scripts/engine';
 import type { World } from './world';
 
 /** Set-up helpers of the Signatures tests: PDFs made with @cantoo/pdf-lib, written to files, signers acting through the control API. */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
 import { LOOKBACK_MS } from '../../package/nodes/shared/trigger/watermark';
-import type { PollOutcome } from './engine';
+import type { PollOutcome } from '../../scripts/engine';
 import type { CredentialRef, World } from './world';
 
 /**

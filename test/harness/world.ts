@@ -2,13 +2,15 @@ import { randomUUID } from 'node:crypto';
 
 import type { IBinaryKeyData, ICredentialDataDecryptedObject, IDataObject, INode, INodeListSearchResult, INodePropertyOptions, IRun, ResourceMapperFields } from 'n8n-workflow';
 
+import { sandboxCall, sandboxRequest } from '../../sandbox/client';
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
-import type { BinaryFile } from './engine';
-import type { PollOutcome } from './engine';
+import type { BinaryFile } from '../../scripts/engine';
+import type { PollOutcome } from '../../scripts/engine';
+import { assertNoSecret, rememberSecret } from './secrets';
 import type { WebhookReceiver, WebhookTrigger } from './webhooks';
-import type { TypeVersion } from './engine';
-import { WEBHOOK_TRIGGER_NODE_TYPE, CRM_NODE_TYPE, INVOICING_NODE_TYPE, ITEMS_NODE_TYPE, MESSENGER_NODE_TYPE, NODE_TYPE, ROUTING_NODE_TYPE, SIGNATURES_NODE_TYPE, getEngine, latestVersion, pollingTriggerOf, runLoader, runPoll, runWorkflow } from './engine';
+import type { TypeVersion } from '../../scripts/engine';
+import { WEBHOOK_TRIGGER_NODE_TYPE, ITEMS_NODE_TYPE, NODE_TYPE, actionNodeOf, getEngine, latestVersion, pollingTriggerOf, runLoader, runPoll, runWorkflow } from '../../scripts/engine';
 
 /**
  * A test world: a sandbox API server on loopback with seeded data, credentials stored the way n8n
@@ -46,25 +48,9 @@ export interface CredentialRef {
 	data: ICredentialDataDecryptedObject;
 }
 
-const secrets = new Set<string>();
-
-/** The resources of the CRM node. */
-const CRM_RESOURCES = ['contact', 'dataField', 'company', 'deal', 'pipeline', 'task', 'note', 'communication', 'email', 'customField', 'lostReason'];
-
-/** The resources of the Messenger and Signatures nodes. */
-const MESSENGER_RESOURCES = ['conversation', 'message', 'template'];
-const SIGNATURES_RESOURCES = ['signatureRequest'];
-const INVOICING_RESOURCES = ['document', 'product', 'settings', 'recurringInvoice', 'billingRun', 'accountingExport'];
-const ROUTING_RESOURCES = ['queue', 'queueUserGroup', 'meetingTypeTemplate', 'pendingAttendee', 'provisionalBooking'];
-
-/** The node type of a resource: the CRM, Messenger, Signatures, Invoicing or Routing node for theirs, else the scheduling node (resource names do not overlap). */
-function nodeTypeOf(resource: unknown): string {
-	const name = String(resource);
-	if (INVOICING_RESOURCES.includes(name)) return INVOICING_NODE_TYPE;
-	if (ROUTING_RESOURCES.includes(name)) return ROUTING_NODE_TYPE;
-	if (CRM_RESOURCES.includes(name)) return CRM_NODE_TYPE;
-	if (MESSENGER_RESOURCES.includes(name)) return MESSENGER_NODE_TYPE;
-	return SIGNATURES_RESOURCES.includes(name) ? SIGNATURES_NODE_TYPE : NODE_TYPE;
+/** The action node of a resource (the node whose Resource list has it); the Scheduling node's default resource without one. */
+async function nodeTypeOf(resource: unknown): Promise<string> {
+	return resource === undefined ? NODE_TYPE : await actionNodeOf(String(resource));
 }
 
 function serialise(value: unknown): string {
@@ -85,16 +71,6 @@ export function authHeaders(secret: string, options: { actAs?: string; json?: bo
 /** An appointment's attendees. */
 export const attendeesOf = (appointment: IDataObject) => appointment.attendees as IDataObject[];
 
-/** Throws when any known secret appears in the text. */
-export function assertNoSecret(text: string): void {
-	for (const secret of secrets) {
-		const core = secret.includes(':') ? secret.split(':').slice(2).join(':') : secret.slice(4);
-		if (text.includes(secret) || (core.length >= 8 && text.includes(core))) {
-			throw new Error('A credential secret appears in a node output or error');
-		}
-	}
-}
-
 export class World {
 	seed!: IDataObject & {
 		url: string;
@@ -111,7 +87,7 @@ export class World {
 		await getEngine();
 		const world = new World(await startSandbox());
 		world.seed = (await world.control('POST', '/__sandbox/seed')) as World['seed'];
-		for (const secret of Object.values(world.seed.credentials)) secrets.add(secret);
+		for (const secret of Object.values(world.seed.credentials)) rememberSecret(secret);
 		return world;
 	}
 
@@ -124,14 +100,7 @@ export class World {
 	}
 
 	async control(method: string, path: string, body?: unknown): Promise<unknown> {
-		const response = await fetch(`${this.url}${path}`, {
-			method,
-			headers: body === undefined ? {} : { 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await response.text();
-		if (!response.ok) throw new Error(`Control ${method} ${path} failed: ${response.status} ${text}`);
-		return text ? JSON.parse(text) : undefined;
+		return await sandboxCall(this.url, method, path, { body });
 	}
 
 	async requests(): Promise<LoggedRequest[]> {
@@ -144,10 +113,17 @@ export class World {
 
 	/** Calls the sandbox API directly (not through the node), to set up or cross-check a test. */
 	async api(method: string, path: string, secret: string, options: { actAs?: string; body?: unknown } = {}): Promise<{ status: number; body: IDataObject & IDataObject[] }> {
-		const headers = authHeaders(secret, { actAs: options.actAs, json: options.body !== undefined });
-		const response = await fetch(`${this.url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-		const text = await response.text();
-		return { status: response.status, body: text ? JSON.parse(text) : undefined };
+		return await sandboxRequest(this.url, method, path, { token: secret, ...options });
+	}
+
+	/**
+	 * Calls the API directly for a test's set-up or cross-check: the answer's body, or an error naming the request when
+	 * the API refused it. The request log is cleared after (a test reads the node's requests), unless `keepLog`.
+	 */
+	async call(method: string, path: string, token: string, body?: unknown, options: { keepLog?: boolean } = {}): Promise<IDataObject & IDataObject[]> {
+		const answer = await sandboxCall<IDataObject & IDataObject[]>(this.url, method, path, { token, body });
+		if (!options.keepLog) await this.clearRequests();
+		return answer;
 	}
 
 	/**
@@ -229,7 +205,7 @@ export class World {
 
 	/** Registers a secret minted during a test, so the leak scan looks for it too. */
 	remember(secret: string): string {
-		secrets.add(secret);
+		rememberSecret(secret);
 		return secret;
 	}
 
@@ -331,7 +307,7 @@ export class World {
 	 */
 	private async nodeWith(parameters: IDataObject, credential: CredentialRef, nodeType?: TypeVersion): Promise<INode> {
 		const engine = await getEngine();
-		const { type, version } = nodeType ?? (parameters.event === undefined ? latestOf(engine, nodeTypeOf(parameters.resource)) : await pollingTriggerOf(String(parameters.event)));
+		const { type, version } = nodeType ?? (parameters.event === undefined ? latestOf(engine, await nodeTypeOf(parameters.resource)) : await pollingTriggerOf(String(parameters.event)));
 		const credentialId = `cred-${++this.credentialCounter}`;
 		await engine.credentialsHelper.save(credentialId, credential.type, credential.data);
 		const authentication = credential.type === API_KEY_TYPE ? 'apiKey' : 'personalAccessToken';
@@ -382,7 +358,7 @@ export class World {
 		credential: CredentialRef,
 		options: { input?: IDataObject[]; binaries?: Array<Record<string, BinaryFile>>; continueOnFail?: boolean | 'errorOutput'; timezone?: string; version?: number } = {},
 	): Promise<NodeRun> {
-		const node = await this.nodeWith(parameters, credential, options.version === undefined ? undefined : { type: nodeTypeOf(parameters.resource), version: options.version });
+		const node = await this.nodeWith(parameters, credential, options.version === undefined ? undefined : { type: await nodeTypeOf(parameters.resource), version: options.version });
 		const onError = { true: 'continueRegularOutput', false: 'stopWorkflow', errorOutput: 'continueErrorOutput' } as const;
 		node.onError = onError[String(options.continueOnFail ?? false) as keyof typeof onError];
 		const run = await runWorkflow({

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import { PACKAGE_NAME } from '../harness/packageDir';
+import { PACKAGE_NAME } from '../../scripts/packageDir';
 import { npmIn } from '../harness/registry';
 import { errorNotification, installFromPage, openCommunityNodes, openEditor } from '../harness/communityNodesPage';
 import type { Editor } from '../harness/communityNodesPage';

@@ -1,4 +1,4 @@
-import { PACKAGE_NAME } from '../harness/packageDir';
+import { PACKAGE_NAME } from '../../scripts/packageDir';
 import { standInForPublicRegistry } from '../harness/registry';
 import type { PublicRegistryStandIn } from '../harness/registry';
 import { confirm, installFromPage, openCommunityNodes, openEditor, packageCard, startUninstall, startUpdate } from '../harness/communityNodesPage';

@@ -5,7 +5,7 @@ import { basename, join } from 'path';
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
 import { NODE_TYPE, TRIGGER_NODE_TYPE, packPackage } from '../../scripts/realN8n';
-import { PACKAGE_DIR, PACKAGE_NAME } from '../harness/packageDir';
+import { PACKAGE_DIR, PACKAGE_NAME } from '../../scripts/packageDir';
 import { repackAs, startRegistry } from '../harness/registry';
 import type { LocalRegistry } from '../harness/registry';
 import { createCredential, createWorkflow, executionIds, finishedExecution, getWorkflow, nodeTypeNames, until } from '../harness/n8nServer';

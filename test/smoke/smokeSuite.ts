@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'fs';
 import type { IDataObject } from 'n8n-workflow';
 import { join } from 'path';
 
+import { sandboxRequest } from '../../sandbox/client';
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
 import { CRM_NODE_TYPE, INVOICING_NODE_TYPE, NODE_TYPE, SIGNATURES_NODE_TYPE, filesFolder, importAll as importInto, n8n as n8nCli, newUserFolder, parseExecution, realN8n } from '../../scripts/realN8n';
@@ -267,14 +268,7 @@ export function smokeSuite(version: string): void {
 			{ id: 'spPat0000000005', name: 'PAT', type: 'schedulingPlatformPatApi', data: { baseUrl: sandbox.url, token: seed.credentials.ownerPat } },
 		];
 		const pat = { schedulingPlatformPatApi: { id: 'spPat0000000005', name: 'PAT' } };
-		const api = async (method: string, path: string, body?: unknown) => {
-			const response = await fetch(`${sandbox.url}${path}`, {
-				method,
-				headers: { authorization: `Bearer ${seed.credentials.ownerPat}`, 'content-type': 'application/json' },
-				body: body === undefined ? undefined : JSON.stringify(body),
-			});
-			return (await response.json()) as IDataObject;
-		};
+		const api = async (method: string, path: string, body?: unknown) => (await sandboxRequest<IDataObject>(sandbox.url, method, path, { token: seed.credentials.ownerPat, body })).body;
 		const contact = async (email: string) =>
 			(await (await fetch(`${sandbox.url}/__sandbox/crm-parents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ companyId: seed.companies.acme.id, kind: 'contact', name: email }) })).json()) as { id: string };
 		const today = new Date().toISOString().slice(0, 10);

@@ -3,10 +3,11 @@ import type { IDataObject } from 'n8n-workflow';
 import { join } from 'path';
 import { setTimeout as sleep } from 'timers/promises';
 
+import { sandboxCall } from '../../sandbox/client';
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
 import type { CliRun, RealN8n } from '../../scripts/realN8n';
-import { REPO_DIR } from '../harness/packageDir';
+import { REPO_DIR } from '../../scripts/packageDir';
 import { MESSENGER_NODE_TYPE, N8N_V1, NODE_TYPE, POLLING_TRIGGER_NODE_TYPES, TRIGGER_NODE_TYPE, freePort, importAll, n8n, newUserFolder, realN8n, startN8n } from '../../scripts/realN8n';
 
 /**
@@ -49,14 +50,7 @@ export function triggerSmoke(version: string): void {
 	}
 
 	async function api(method: string, path: string, body?: unknown): Promise<IDataObject> {
-		const answer = await fetch(`${sandbox.url}${path}`, {
-			method,
-			headers: { authorization: `Bearer ${seed.credentials.ownerPat}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await answer.text();
-		if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${text}`);
-		return JSON.parse(text) as IDataObject;
+		return await sandboxCall<IDataObject>(sandbox.url, method, path, { token: seed.credentials.ownerPat, body });
 	}
 
 	async function log(): Promise<Array<{ method: string; path: string; body: IDataObject }>> {

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { setTimeout as sleep } from 'timers/promises';
 
+import { sandboxCall } from '../../sandbox/client';
 import type { Sandbox } from '../../sandbox/server';
 import { TRIGGER_NODE_TYPE } from '../../scripts/realN8n';
 
@@ -41,25 +42,11 @@ export class World {
 	}
 
 	async api(method: string, path: string, body?: unknown): Promise<IDataObject> {
-		const answer = await fetch(`${this.sandbox.url}${path}`, {
-			method,
-			headers: { authorization: `Bearer ${this.seed.credentials.ownerPat}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await answer.text();
-		if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${text}`);
-		return JSON.parse(text) as IDataObject;
+		return await sandboxCall<IDataObject>(this.sandbox.url, method, path, { token: this.seed.credentials.ownerPat, body });
 	}
 
 	async control(method: string, path: string, body?: unknown): Promise<unknown> {
-		const answer = await fetch(`${this.sandbox.url}/__sandbox${path}`, {
-			method,
-			headers: body === undefined ? {} : { 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await answer.text();
-		if (!answer.ok) throw new Error(`${method} /__sandbox${path}: ${answer.status} ${text}`);
-		return JSON.parse(text) as unknown;
+		return await sandboxCall(this.sandbox.url, method, `/__sandbox${path}`, { body });
 	}
 
 	async log(): Promise<Logged[]> {

@@ -1,10 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 import { setTimeout as sleep } from 'timers/promises';
 
+import { sandboxCall } from '../../sandbox/client';
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
 import type { Seed } from '../../sandbox/seed';
 import type { CliResult, CliRun, RealN8n, RestClient } from '../../scripts/realN8n';
+import { outputOf, runDataOf } from '../../scripts/queueWorkflows';
 import { N8N_V1, NODE_TYPE, WEBHOOK_TRIGGER_NODE_TYPE, freePort, importAll, n8n, newUserFolder, ownerSession, realN8n, startN8n } from '../../scripts/realN8n';
 
 /**
@@ -18,6 +20,11 @@ import { N8N_V1, NODE_TYPE, WEBHOOK_TRIGGER_NODE_TYPE, freePort, importAll, n8n,
  *    production webhook URL of the node.
  * 2. A booking made through the API and delivered three times (a delivery fault) starts one execution: one write in
  *    the sandbox's log and one execution in n8n, and n8n answered each delivery 200.
+ * 2a. A forged delivery naming that appointment's real ID, with an invented e-mail and location, is answered 200 and
+ *    reaches the workflow only as the API's appointment (the Trigger's output item in the execution's run data).
+ * 2b. A burst of 10 bookings' deliveries while every appointment read takes 3 s: n8n answers each within 1.5 s (the
+ *    node answers before its read), and each booking then runs once with its API record.
+ *    Through n8n's own webhook server, both lines' executeWebhook (`noWebhookResponse` after the node's answer).
  * 3. With the company at its 6 subscriptions (the active one and 5 made through the API), activating a second
  *    webhook-trigger workflow through n8n's REST API as the editor does (1.x PATCH /rest/workflows/:id
  *    { active: true }, whose 400 answer the editor shows; 2.x POST /rest/workflows/:id/activate, which publishes in
@@ -46,6 +53,8 @@ interface Delivery {
 	endpoint: string;
 	status: number | null;
 	error: string | null;
+	body: IDataObject;
+	answeredInMs: number | null;
 }
 
 /** A workflow whose Webhook Trigger (Booking Created) writes each booking's notes. */
@@ -85,22 +94,8 @@ export function webhookTriggerSmoke(version: string): void {
 
 	const productionUrl = (webhookId: string) => `${editorUrl}/webhook/${webhookId}/webhook`;
 
-	async function api(method: string, path: string, body?: unknown): Promise<unknown> {
-		const answer = await fetch(`${sandbox.url}${path}`, {
-			method,
-			headers: { authorization: `Bearer ${seed.credentials.ownerPat}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await answer.text();
-		if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${text}`);
-		return text ? JSON.parse(text) : undefined;
-	}
-
-	async function control(method: string, path: string, body?: unknown): Promise<unknown> {
-		const answer = await fetch(`${sandbox.url}/__sandbox${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-		const text = await answer.text();
-		return text ? JSON.parse(text) : undefined;
-	}
+	const api = async (method: string, path: string, body?: unknown) => await sandboxCall(sandbox.url, method, path, { token: seed.credentials.ownerPat, body });
+	const control = async (method: string, path: string, body?: unknown) => await sandboxCall(sandbox.url, method, `/__sandbox${path}`, { body });
 
 	const log = async () => (await control('GET', '/requests')) as Logged[];
 	const requestsTo = async (method: string, path: RegExp) => (await log()).filter((request) => request.method === method && path.test(request.path));
@@ -154,6 +149,15 @@ export function webhookTriggerSmoke(version: string): void {
 		const attendee = { email, firstname: 'Web', lastname: 'Hook', receiveReminders: true, notes: {} };
 		const booked = (await api('POST', '/v4/booking', { meetingTypeId: meetingType.id, start, hostIds: [seed.users.owner.id], attendee })) as IDataObject;
 		return String(booked.appointmentId);
+	}
+
+	const succeeded = async (id: string) => (await executionsOf(id)).filter((execution) => execution.status === 'success').length;
+
+	/** The items the Trigger handed to each execution of a workflow, newest execution first. */
+	async function triggerItems(id: string): Promise<IDataObject[][]> {
+		const items: IDataObject[][] = [];
+		for (const execution of await executionsOf(id)) items.push(outputOf((await runDataOf(rest, host, String(execution.id))).runData, 'Trigger').map((item) => item.json));
+		return items;
 	}
 
 	beforeAll(async () => {
@@ -212,6 +216,58 @@ export function webhookTriggerSmoke(version: string): void {
 		expect((await requestsTo('GET', /^\/v4\/appointment\//)).map((request) => request.path)).toEqual([`/v4/appointment/${appointmentId}`]);
 		const executions = await executionsOf(BOOKINGS.id);
 		expect(executions.map((execution) => ({ mode: execution.mode, status: execution.status }))).toEqual([{ mode: 'webhook', status: 'success' }]);
+	});
+
+	test(`n8n ${version} hands the workflow a forged delivery naming a real appointment only as the API's record, and once`, async () => {
+		// A booking whose own delivery is lost: the forged one is the first the workflow hears of it.
+		await control('POST', '/webhooks/delivery-faults', { drop: true, times: 1 });
+		const appointmentId = await book('forged@example.com');
+		const record = (await api('GET', `/v4/appointment/${appointmentId}`)) as IDataObject;
+		const before = await succeeded(BOOKINGS.id);
+		const forged = { webhookType: 'booking_created', id: appointmentId, location: 'Forged Street 1', attendees: [{ email: 'mallory@example.com' }], invented: 'field', updatedAt: '2027-01-01T00:00:00Z' };
+		const post = async (body: IDataObject) => await fetch(productionUrl(BOOKINGS.webhookId), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+		const answer = await post(forged);
+
+		expect([answer.status, await answer.json()]).toEqual([200, { message: 'Webhook call received' }]);
+		await until('the forged delivery\'s execution', async () => (await succeeded(BOOKINGS.id)) > before);
+		const [newest] = await triggerItems(BOOKINGS.id);
+		// Everything is the API's, the event's moment included.
+		expect(newest).toEqual([{ webhookType: 'booking_created', eventTime: new Date(String(record.createdAt)).toISOString(), ...record }]);
+		// Another forged copy with another updatedAt is a repeat of the same event: the API's key is recorded.
+		expect((await post({ ...forged, updatedAt: '2027-01-02T00:00:00Z' })).status).toBe(200);
+		await sleep(5000);
+		expect(await succeeded(BOOKINGS.id)).toBe(before + 1);
+	});
+
+	test(`n8n ${version} answers a burst of deliveries at once while each verification read takes 3 s, and runs each booking once with its API record`, async () => {
+		const BURST = 10;
+		// Bookings whose own deliveries are dropped: the burst delivers them afterwards, all at once.
+		await control('POST', '/webhooks/delivery-faults', { drop: true, times: BURST });
+		const ids: string[] = [];
+		for (let n = 0; n < BURST; n++) ids.push(await book(`burst.${n}@example.com`));
+		const records = await Promise.all(ids.map(async (id) => (await api('GET', `/v4/appointment/${id}`)) as IDataObject));
+		await control('DELETE', '/webhooks/deliveries');
+		await control('DELETE', '/requests');
+		await control('POST', '/faults', { method: 'GET', path: '/v4/appointment/*', delayMs: 3000, times: BURST });
+		const before = await succeeded(BOOKINGS.id);
+
+		for (const id of ids) await control('POST', '/webhooks/emit', { webhookType: 'booking_created', appointmentId: id });
+		const url = productionUrl(BOOKINGS.webhookId);
+		await until('the burst to be answered', async () => (await deliveriesTo(url)).length >= BURST, 30_000);
+		await until('the burst\'s executions', async () => (await succeeded(BOOKINGS.id)) >= before + BURST);
+
+		const deliveries = await deliveriesTo(url);
+		expect(deliveries.map(({ status, error }) => ({ status, error }))).toEqual(Array.from({ length: BURST }, () => ({ status: 200, error: null })));
+		// Answered before the 3 s read: well within 1.5 s each.
+		expect(Math.max(...deliveries.map((delivery) => delivery.answeredInMs ?? Infinity))).toBeLessThan(1500);
+		expect((await requestsTo('PATCH', /\/notes$/)).map((request) => request.path).sort()).toEqual(ids.map((id) => `/v4/appointment/${id}/notes`).sort());
+		const items = (await triggerItems(BOOKINGS.id)).slice(0, BURST).flat();
+		expect(items.map((item) => item.id).sort()).toEqual([...ids].sort());
+		for (const item of items) {
+			const record = records[ids.indexOf(String(item.id))];
+			expect(item).toEqual({ webhookType: 'booking_created', eventTime: new Date(String(record.createdAt)).toISOString(), ...record });
+		}
 	});
 
 	/** The error n8n reports for the trigger of a workflow it could not activate, as the editor shows it. */

@@ -140,9 +140,7 @@ class DealHistory {
 	}
 
 	private async api(method: string, path: string, body: IDataObject = {}): Promise<IDataObject> {
-		const answer = await world().api(method, path, this.tenant.token, { body });
-		if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-		return answer.body;
+		return await world().call(method, path, this.tenant.token, body, { keepLog: true });
 	}
 
 	async create(count: number): Promise<void> {

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { asTenant, crmParent, freshTenant, FRESH_SELLER } from '../harness/crm';
-import type { TypeVersion } from '../harness/engine';
-import { TRIGGER_NODE_TYPE } from '../harness/engine';
+import type { TypeVersion } from '../../scripts/engine';
+import { TRIGGER_NODE_TYPE } from '../../scripts/engine';
 import { actAs, makePdf } from '../harness/signatures';
 import type { LoggedRequest } from '../harness/world';
 import { byId, useWorld, wire } from '../harness/world';

@@ -179,9 +179,7 @@ class InvoiceHistory {
 	}
 
 	async api(method: string, path: string, body: IDataObject = {}): Promise<IDataObject> {
-		const answer = await world().api(method, path, this.tenant.token, method === 'GET' ? {} : { body });
-		if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-		return answer.body;
+		return await world().call(method, path, this.tenant.token, method === 'GET' ? undefined : body, { keepLog: true });
 	}
 
 	private tick(): number {

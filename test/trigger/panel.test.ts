@@ -8,7 +8,7 @@ import { invoicingArea } from '../../package/nodes/shared/trigger/events/invoici
 import { messengerArea } from '../../package/nodes/shared/trigger/events/messenger';
 import { schedulingArea } from '../../package/nodes/shared/trigger/events/scheduling';
 import { signaturesArea } from '../../package/nodes/shared/trigger/events/signatures';
-import { PACKAGE_DIR, getEngine } from '../harness/engine';
+import { PACKAGE_DIR, getEngine } from '../../scripts/engine';
 
 /**
  * The node panel as n8n's editor builds it (1.123 and 2.41: editor-ui nodeCreator/composables/useActionsGeneration.ts),

@@ -6,6 +6,7 @@ import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { forTheEditor } from '../shared/editorLoaders';
 import { searchActingUsers, searchUsers } from '../shared/listSearch';
 import { userLocator } from '../shared/locators';
+import { control } from './dedupe';
 import { receive } from './deliveries';
 import { BOOKING_EVENTS, eventOptions, eventsProperty } from './events';
 import { subscribe, subscriptionExists, unsubscribe } from './subscriptions';
@@ -71,7 +72,7 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to read the appointment of each booking event from the API before the workflow starts, and drop the event when the API contradicts it (no such appointment, not cancelled, another time). The credential must be able to read the company\'s appointments. Test events (Listen for Test Event) are not verified.',
+					'Whether to read the appointment of each booking event from the API and start the workflow with the API\'s appointment (with webhookType and eventTime, the moment of the event as the API gives it) instead of the delivery\'s data, dropping the event when the API contradicts it (no such appointment, not cancelled, another time) or it is outside the Filters. The delivery is answered at once; the workflow starts when the read comes through, within the credential\'s rate limit. Off: the workflow gets the delivery as it came, unchecked (deliveries are not signed). The credential must be able to read the company\'s appointments. Test events (Listen for Test Event) are not verified.',
 			},
 		],
 	},
@@ -127,6 +128,7 @@ export class SchedulingPlatformWebhookTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await receive(this, properties);
+		// The node's requests to itself that claim a delivery across n8n's processes (dedupe.ts), else a delivery.
+		return control(this) ?? (await receive(this, properties));
 	}
 }

@@ -7,56 +7,26 @@ import { asNodeError, isApiStatus } from '../shared/transport/errors';
 import { apiRequest } from '../shared/transport/request';
 import type { Delivery } from './events';
 import { chosenEvents } from './subscriptions';
-import { BOOKING_EVENTS, appointmentIdOf, contradiction, deliveryKey, deliveryOf, getAppointment, hostsOf, meetingTypeOf } from './events';
+import { claim, record, release } from './dedupe';
+import { BOOKING_EVENTS, appointmentIdOf, contradiction, deliveryKey, deliveryOf, eventTimeOf, getAppointment, hostsOf, meetingTypeOf, verifiedKey } from './events';
 
 /**
  * One delivery, from the request to the workflow: what the workflow does not want (an event not chosen, a booking
  * outside the filters, a delivery the API contradicts, a repeat) is answered 200 and starts nothing.
  *
- * Repeats: each delivery's key (events.ts deliveryKey) is kept as a 10-character hash, in two places. The node's
- * static data keeps the SEEN_MAX (200) most recent ones (about 2.6 KB), which n8n saves after each request; the process
- * keeps the keys of the last RECENT_MS per workflow, node and mode, so repeats arriving at the same time in one
- * process (before either request's static data is saved) start one execution.
+ * A delivery the workflow may want is answered by the node itself, through n8n's response object, once the cheap
+ * checks (event, filters on the delivery's IDs, repeat) have passed (api-reference §9: the receiver answers 200 at once
+ * and works afterwards); then comes the work: a booking event's appointment is read when Verify Through the API is on
+ * (deliveries are unsigned), within the credential's rate limit however long that takes, and the key is recorded
+ * (dedupe.ts); webhook() returns `noWebhookResponse` (n8n sends nothing more) with the item, which n8n then starts the
+ * execution with. A verified item is the API's appointment, never the delivery's fields (see verifiedItem). What fails
+ * after the answer is logged, not thrown: n8n would answer an error a second time.
+ *
+ * Repeats: each delivery's key (events.ts deliveryKey) is taken in the process at once (dedupe.ts claim); the key
+ * recorded across n8n's processes through the workflow's static data (dedupe.ts record, a 10-character hash) is that
+ * one, or for a verified booking event the API's (events.ts verifiedKey), so that copies of a delivery, arriving at
+ * the same moment at two webhook processors or hours later, start one execution, whatever a copy's body invents.
  */
-
-/** The most recent delivery keys kept in static data. */
-const SEEN_MAX = 200;
-/** How long the process remembers a delivery key. */
-const RECENT_MS = 10 * 60_000;
-
-/** Per workflow, node and mode (live and test deliveries are separate): delivery hash → when it is forgotten. */
-const recent = new Map<string, Map<string, number>>();
-
-function recentOf(ctx: IWebhookFunctions): Map<string, number> {
-	const owner = `${ctx.getWorkflow().id ?? ''}|${ctx.getNode().name}|${ctx.getMode()}`;
-	let keys = recent.get(owner);
-	if (!keys) recent.set(owner, (keys = new Map()));
-	const now = Date.now();
-	for (const [key, until] of keys) if (until <= now) keys.delete(key);
-	return keys;
-}
-
-function seenOf(ctx: IWebhookFunctions): string[] {
-	const { seen } = ctx.getWorkflowStaticData('node');
-	return Array.isArray(seen) ? (seen as string[]) : [];
-}
-
-/** Claims a delivery for this request (synchronously, so a concurrent repeat sees the claim); false for a repeat. */
-function claim(ctx: IWebhookFunctions, hash: string): boolean {
-	const keys = recentOf(ctx);
-	if (keys.has(hash) || seenOf(ctx).includes(hash)) return false;
-	keys.set(hash, Date.now() + RECENT_MS);
-	return true;
-}
-
-function release(ctx: IWebhookFunctions, hash: string): void {
-	recentOf(ctx).delete(hash);
-}
-
-function record(ctx: IWebhookFunctions, hash: string): void {
-	const seen = [...seenOf(ctx), hash];
-	ctx.getWorkflowStaticData('node').seen = seen.slice(-SEEN_MAX);
-}
 
 /** A filter's value, checked as its field's type (a wrong ID from an expression stops with the field named). */
 function filterValue(ctx: IWebhookFunctions, properties: INodeProperties[], param: string): string | undefined {
@@ -65,28 +35,45 @@ function filterValue(ctx: IWebhookFunctions, properties: INodeProperties[], para
 	return isEmpty(value) ? undefined : String(value);
 }
 
-function passesFilters(ctx: IWebhookFunctions, properties: INodeProperties[], { data }: Delivery): boolean {
+/** Whether a booking is within the filters: the delivery's IDs before the answer, the API's appointment after the read. */
+function passesFilters(ctx: IWebhookFunctions, properties: INodeProperties[], booking: IDataObject): boolean {
 	const meetingType = filterValue(ctx, properties, 'bookingFilters.meetingType');
 	const host = filterValue(ctx, properties, 'bookingFilters.host');
-	if (meetingType && meetingTypeOf(data) !== meetingType) return false;
-	return !host || hostsOf(data).includes(host);
+	if (meetingType && meetingTypeOf(booking) !== meetingType) return false;
+	return !host || hostsOf(booking).includes(host);
 }
 
-/** Whether the API confirms a booking delivery: the appointment exists and agrees with it. */
-async function confirmed(ctx: IWebhookFunctions, delivery: Delivery): Promise<boolean> {
+/**
+ * What a verified booking event starts the workflow with: the appointment as the API returned it at delivery time,
+ * with the event's name (`webhookType`) and its moment as the API's appointment gives it (`eventTime`, events.ts
+ * eventTimeOf). Nothing of the unsigned delivery but its event name: an attendee, a location or a time the delivery
+ * names but the API does not never reaches the workflow.
+ */
+function verifiedItem(webhookType: string, appointment: IDataObject): IDataObject {
+	const event = { webhookType, eventTime: eventTimeOf(webhookType, appointment) };
+	return { ...event, ...appointment, ...event };
+}
+
+/**
+ * The item of a booking delivery the API confirms, and its key (events.ts verifiedKey): its appointment exists,
+ * agrees with it (events.ts contradiction) and is within the filters. Undefined, logged, when the API does not know
+ * the appointment or contradicts the delivery; other API errors are thrown (after the transport's retries: 429s
+ * within the credential's limit, 502-504).
+ */
+async function verified(ctx: IWebhookFunctions, properties: INodeProperties[], delivery: Delivery): Promise<{ item: IDataObject; key: string } | undefined> {
 	const id = appointmentIdOf(delivery.data);
-	if (!id) return false;
+	if (!id) return undefined;
 	let appointment: IDataObject;
 	try {
 		appointment = (await apiRequest(ctx, 0, getAppointment(id))) as IDataObject;
 	} catch (error) {
 		if (!isApiStatus(error, '404')) throw asNodeError(ctx, error as Error, 0);
 		ctx.logger.info(`A ${delivery.webhookType} delivery for appointment ${id} was dropped: the API does not know the appointment.`);
-		return false;
+		return undefined;
 	}
-	const why = contradiction(delivery, appointment);
+	const why = contradiction(delivery, appointment) ?? (passesFilters(ctx, properties, appointment) ? undefined : "the appointment is outside the trigger's Filters (meeting type or host)");
 	if (why) ctx.logger.info(`A ${delivery.webhookType} delivery for appointment ${id} was dropped: ${why}.`);
-	return !why;
+	return why ? undefined : { item: verifiedItem(delivery.webhookType, appointment), key: verifiedKey(delivery.webhookType, appointment) };
 }
 
 /** Whether booking deliveries are checked: live ones when the option is on; test events (the editor listening) never. */
@@ -98,23 +85,77 @@ function verifies(ctx: IWebhookFunctions, properties: INodeProperties[]): boolea
 	return value !== false;
 }
 
+/** The answer the node sends itself: n8n's own words for a delivery that starts nothing, so a sender learns nothing from it. */
+const RECEIVED = JSON.stringify({ message: 'Webhook call received' });
+
+/**
+ * Answers the delivery 200 now, through n8n's response object (Node's own response methods, which n8n's Express
+ * response has). False when there is none or it was answered already: then n8n answers after webhook() as usual.
+ */
+function answerAtOnce(ctx: IWebhookFunctions): boolean {
+	let response: ReturnType<IWebhookFunctions['getResponseObject']> | undefined;
+	try {
+		response = ctx.getResponseObject();
+	} catch {
+		response = undefined;
+	}
+	if (!response || response.headersSent || response.writableEnded) return false;
+	response.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(RECEIVED) });
+	response.end(RECEIVED);
+	return true;
+}
+
+function errorText(error: unknown): string {
+	const { message, description } = error as { message?: string; description?: string };
+	return [message ?? String(error), description].filter(Boolean).join(' ');
+}
+
 const ignored: IWebhookResponseData = {};
+/** Answered by the node already: n8n must send nothing more. */
+const answeredAlready: IWebhookResponseData = { noWebhookResponse: true };
+
+/** Records the key across n8n's processes (dedupe.ts) and starts the workflow with the item, unless another copy does. */
+async function startOnce(ctx: IWebhookFunctions, hash: string, item: IDataObject, answered: boolean): Promise<IWebhookResponseData> {
+	if (!(await record(ctx, hash))) return answered ? answeredAlready : ignored;
+	const workflowData = [ctx.helpers.returnJsonArray(item)];
+	return answered ? { noWebhookResponse: true, workflowData } : { workflowData };
+}
+
+/** A booking delivery with Verify Through the API on, after the answer: the read, then the API's key and item. */
+async function receiveVerified(ctx: IWebhookFunctions, properties: INodeProperties[], delivery: Delivery, hash: string, answered: boolean): Promise<IWebhookResponseData> {
+	let event: { item: IDataObject; key: string } | undefined;
+	try {
+		event = await verified(ctx, properties, delivery);
+	} catch (error) {
+		// A dropped or failed delivery may come again and be checked again.
+		release(ctx, hash);
+		if (!answered) throw asNodeError(ctx, error as Error, 0);
+		ctx.logger.error(
+			`A ${delivery.webhookType} delivery for appointment ${String(appointmentIdOf(delivery.data))} could not be verified through the API and starts nothing: ${errorText(error)}. It was answered 200 already, so the service will not send it again: unless it does, the event is lost for this workflow.`,
+		);
+		return answeredAlready;
+	}
+	if (!event) {
+		release(ctx, hash);
+		return answered ? answeredAlready : ignored;
+	}
+	// Recorded by the API's key: a copy whose delivery differs (a forged updatedAt) is a repeat all the same.
+	const verifiedHash = hashKey(event.key);
+	if (verifiedHash !== hash && !claim(ctx, verifiedHash)) return answered ? answeredAlready : ignored;
+	return await startOnce(ctx, verifiedHash, event.item, answered);
+}
 
 export async function receive(ctx: IWebhookFunctions, properties: INodeProperties[]): Promise<IWebhookResponseData> {
 	const delivery = deliveryOf(ctx.getBodyData());
 	if (!delivery || !chosenEvents(ctx).includes(delivery.webhookType)) return ignored;
 	const isBooking = BOOKING_EVENTS.includes(delivery.webhookType);
-	if (isBooking && !passesFilters(ctx, properties, delivery)) return ignored;
+	if (isBooking && !passesFilters(ctx, properties, delivery.data)) return ignored;
+	const verify = isBooking && verifies(ctx, properties);
 	const hash = hashKey(deliveryKey(delivery));
 	if (!claim(ctx, hash)) return ignored;
-	let wanted = false;
-	try {
-		wanted = !isBooking || !verifies(ctx, properties) || (await confirmed(ctx, delivery));
-	} finally {
-		// A dropped or failed delivery may come again and be checked again.
-		if (!wanted) release(ctx, hash);
-	}
-	if (!wanted) return ignored;
-	record(ctx, hash);
-	return { workflowData: [ctx.helpers.returnJsonArray({ webhookType: delivery.webhookType, ...delivery.data })] };
+	// Answered now: what follows (the claim across processes, the verification read, which waits for the credential's
+	// rate limit) may take far longer than the service's 30 s.
+	const answered = answerAtOnce(ctx);
+	if (verify) return await receiveVerified(ctx, properties, delivery, hash, answered);
+	return await startOnce(ctx, hash, { webhookType: delivery.webhookType, ...delivery.data }, answered);
 }

@@ -83,13 +83,34 @@ export function deliveryOf(body: unknown): Delivery | undefined {
 }
 
 /**
- * What makes a delivery the same as another: event, id and version (a reschedule's moment, else the last update).
- * A delivery without an id (the bodies of non-booking events are not documented) is keyed by its whole data.
+ * What makes a delivery the same as another, as it came (api-reference §9's key): event, id and version (a
+ * reschedule's moment, else the last update). A delivery without an id (the bodies of non-booking events are not
+ * documented) is keyed by its whole data. A verified booking event is recorded by verifiedKey.
  */
 export function deliveryKey({ webhookType, data }: Delivery): string {
 	if (data.id === undefined || data.id === null) return `${webhookType}|${JSON.stringify(data)}`;
 	const version = webhookType === 'booking_rescheduled' ? data.rescheduledAt : data.updatedAt;
 	return `${webhookType}|${String(data.id)}|${String(version ?? '')}`;
+}
+
+/**
+ * When a booking event happened, as the API's appointment says: its creation (`createdAt`), its reschedule
+ * (`rescheduledAt`), its cancellation (`cancel.actionAt`; an attendee leaving a group booking: the appointment's
+ * `updatedAt`), in ISO form (UTC); null when the appointment has none that reads as a moment.
+ */
+export function eventTimeOf(webhookType: string, appointment: IDataObject): string | null {
+	const cancelledAt = appointment.isCancelled === true && isObject(appointment.cancel) ? appointment.cancel.actionAt : undefined;
+	const moment = { booking_created: appointment.createdAt, booking_rescheduled: appointment.rescheduledAt, booking_cancelled: cancelledAt ?? appointment.updatedAt }[webhookType];
+	const at = typeof moment === 'string' || typeof moment === 'number' ? new Date(moment).getTime() : NaN;
+	return Number.isNaN(at) ? null : new Date(at).toISOString();
+}
+
+/**
+ * What makes a verified booking event the same as another: event, appointment id and the API's moment of it
+ * (eventTimeOf). Taken from the API's appointment, so a delivery with invented fields cannot make a new one.
+ */
+export function verifiedKey(webhookType: string, appointment: IDataObject): string {
+	return `${webhookType}|${String(appointment.id)}|${eventTimeOf(webhookType, appointment) ?? ''}`;
 }
 
 /** The booking's meeting type ID, from `meetingTypeId` or the embedded `meetingType`. */

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import type { Pagination } from '../transport/pagination';
-import type { EventFilters, WatchedEvent } from './watch';
+import type { EventFilters, RecordDetail } from './eventParts';
 import { readPage } from '../transport/pagination';
 import { CHANGE_SLACK_MS, clockOff, momentOf, pollDeadline, serverTime } from './time';
 import { hashKey, isInstant, LOOKBACK_MS, readState, seenSet, shortHash } from './watermark';
@@ -90,7 +90,7 @@ export interface SnapshotEvent extends EventFilters {
 	/** Over the bound, remember the records of the newest event times (default: the first read). */
 	keepNewest?: boolean;
 	/** The full record, one read each (the Full Record option). */
-	detail?: WatchedEvent['detail'];
+	detail?: RecordDetail;
 	/**
 	 * The occurrence key of the earlier release, which watched this event by a watermark (watermark.ts): its stored
 	 * position is read once, and what happened after it (by `happenedAt`) and was not emitted yet comes out.
@@ -425,7 +425,7 @@ export interface EnteringEvent extends EventFilters {
 	list: { path: string; qs: IDataObject; pagination: Pagination };
 	/** When the record entered the list, as far as its fields tell (for Fetch Test Event and beyond the bound). */
 	happenedAt: (record: IDataObject) => unknown;
-	detail?: WatchedEvent['detail'];
+	detail?: RecordDetail;
 	carryOver?: (record: IDataObject) => string;
 	/** One occurrence (default: the record's id, so a record fires once while it stays in the list). */
 	key?: (record: IDataObject) => string;

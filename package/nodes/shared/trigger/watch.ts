@@ -6,6 +6,7 @@ import type { Pagination } from '../transport/pagination';
 import { MAX_PAGE_SIZE, readPage } from '../transport/pagination';
 import { asNodeError, isApiStatus } from '../transport/errors';
 import { apiRequest } from '../transport/request';
+import type { EventFilters, RecordCheck, RecordDetail } from './eventParts';
 import type { SnapshotEvent } from './snapshot';
 import { pollSnapshot } from './snapshot';
 import type { Reading, Sighting, WatchState } from './watermark';
@@ -42,7 +43,7 @@ export interface WatchedEvent extends EventFilters {
 	/** The events are records inside each listed record (the messages of a conversation), read newest first. */
 	within?: { path: string; pagination: Pagination; keep: (child: IDataObject) => boolean; parentKey: string };
 	/** The full record, one read each (the Full Record option). */
-	detail?: { path: string; qs?: (record: IDataObject) => IDataObject; pick?: (answer: unknown) => IDataObject };
+	detail?: RecordDetail;
 	/**
 	 * A record may leave the list or change its key before its event is emitted (a deal won, reopened, won again): what
 	 * a poll reads cannot wait for a later one. Every event read comes out at once (up to SEEN_BURST_MAX within the
@@ -51,27 +52,8 @@ export interface WatchedEvent extends EventFilters {
 	changes?: boolean;
 }
 
-/** What the filters of every event share: which query key each filter sets, and how its record is checked. */
-export interface EventFilters {
-	/** Query key → parameter of the event's Filters collection (resource locators give their value). */
-	filters?: Record<string, string>;
-	/** Filter parameter → how the first activation checks that the record it names exists. */
-	filterRecords?: Record<string, RecordCheck>;
-	/** Options that change what is watched (a window, minutes before a start): another value watches anew. */
-	settings?: unknown;
-}
-
 /** An event as the trigger node lists it: its definition, or one made from the node's options at each poll. */
 export type TriggerEvent = WatchedEvent | SnapshotEvent | ((ctx: IPollFunctions) => WatchedEvent | SnapshotEvent);
-
-/** How a filter's record is found: read by its id (`{id}` in the path, or a query key), or looked up in a bare list. */
-export interface RecordCheck {
-	/** What the record is called: "meeting type". */
-	noun: string;
-	path: string;
-	qs?: (id: string) => IDataObject;
-	inList?: boolean;
-}
 
 /** Pages read at most in one poll; a longer backlog continues at the next poll. */
 const MAX_PAGES = 100;

@@ -3,7 +3,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { searchUsers } from '../../listSearch';
 import { userLocator } from '../../locators';
 import type { TriggerArea } from '../pollingNode';
-import type { RecordCheck, WatchedEvent } from '../watch';
+import type { RecordCheck } from '../eventParts';
+import type { WatchedEvent } from '../watch';
 import { pipelineLocator, searchPipelines } from '../../records/crm';
 
 /**

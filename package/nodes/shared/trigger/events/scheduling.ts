@@ -3,7 +3,8 @@ import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow'
 import { searchUsers } from '../../listSearch';
 import { userLocator } from '../../locators';
 import type { TriggerArea } from '../pollingNode';
-import type { RecordCheck, TriggerEvent } from '../watch';
+import type { RecordCheck } from '../eventParts';
+import type { TriggerEvent } from '../watch';
 import type { SnapshotEvent } from '../snapshot';
 import { momentOf } from '../time';
 import { shortHash } from '../watermark';

@@ -3,7 +3,7 @@ import { dirname, join } from 'path';
 
 export const PACKAGE_NAME = 'n8n-nodes-scheduling-platform';
 
-/** The repository's root (tests, sandbox, scripts, docs, examples), whether this file runs from test/harness (jest) or build/test/harness (scripts). */
+/** The repository's root (tests, sandbox, scripts, docs, examples), whether this file runs from scripts (jest) or build/scripts (the compiled scripts). */
 function findRepoDir(from: string): string {
 	const manifest = join(from, 'package', 'package.json');
 	if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === PACKAGE_NAME) return from;

@@ -1,4 +1,4 @@
-import './env';
+import './engineEnv';
 
 import { readFileSync } from 'node:fs';
 
@@ -41,7 +41,7 @@ import type {
 import { ICredentialsHelper, NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { PACKAGE_DIR, PACKAGE_NAME } from './packageDir';
-import { usePatientRegexEngine } from './regex';
+import { usePatientRegexEngine } from './patientRegex';
 
 /**
  * Runs workflows through n8n-core's real engine (WorkflowExecute), with the compiled package loaded
@@ -238,6 +238,16 @@ export async function pollingTriggerOf(event: string): Promise<TypeVersion> {
 	throw new Error(`No polling trigger offers the event ${event}`);
 }
 
+/** The action node that offers a resource (resource names do not overlap between the nodes), read from the descriptions. */
+export async function actionNodeOf(resource: string): Promise<string> {
+	const engine = await getEngine();
+	const offers = (description: (typeof engine.loader.types.nodes)[number]) =>
+		!description.polling && !description.webhooks && description.properties.some((property) => property.name === 'resource' && property.options?.some((option) => 'value' in option && option.value === resource));
+	const description = engine.loader.types.nodes.find(offers);
+	if (!description) throw new Error(`No action node offers the resource ${resource}`);
+	return `${PACKAGE_NAME}.${description.name}`;
+}
+
 function notInTests(): never {
 	throw new Error('Not available in the engine harness');
 }
@@ -400,6 +410,8 @@ export interface HookOutcome<T> {
 	error?: Error & { description?: string; httpCode?: string };
 	/** The node's static data after the call (a copy, as n8n saves it). */
 	staticData: IDataObject;
+	/** Whether the call changed its workflow's static data: n8n saves it only then (live-webhooks, WorkflowStaticDataService.saveStaticData). */
+	staticDataChanged?: boolean;
 	logs: Array<{ level: string; message: string }>;
 }
 
@@ -441,7 +453,8 @@ async function webhookSetup(node: INode, staticData: IDataObject, setting: Webho
 		isTest: setting.mode === 'manual',
 	};
 	const stored = () => JSON.parse(JSON.stringify(workflow.staticData[key] ?? {})) as IDataObject;
-	return { engine, workflow, data, webhookData, stored };
+	const changed = () => workflow.staticData.__dataChanged === true;
+	return { engine, workflow, data, webhookData, stored, changed };
 }
 
 /**
@@ -460,18 +473,19 @@ export async function runHookMethod(node: INode, method: WebhookSetupMethodNames
 
 /**
  * Hands one HTTP request to a webhook node's webhook() as n8n's WebhookService.runWebhook does: n8n-core's
- * WebhookContext with the request in additionalData, from the node's stored static data.
+ * WebhookContext with the request and its response (getResponseObject) in additionalData, from the node's stored
+ * static data.
  */
 export async function runWebhook(
 	node: INode,
-	request: { body: unknown; headers: Record<string, string> },
+	request: { body: unknown; headers: Record<string, string>; response: unknown },
 	staticData: IDataObject,
 	setting: WebhookSetting,
 ): Promise<HookOutcome<IWebhookResponseData>> {
-	const { engine, workflow, data, webhookData, stored } = await webhookSetup(node, staticData, setting);
+	const { engine, workflow, data, webhookData, stored, changed } = await webhookSetup(node, staticData, setting);
 	const httpRequest = { body: request.body, headers: request.headers, params: {}, query: {} };
-	const context = new WebhookContext(workflow, node, { ...data, httpRequest } as never, setting.mode ?? 'webhook', webhookData, [], null);
+	const context = new WebhookContext(workflow, node, { ...data, httpRequest, httpResponse: request.response } as never, setting.mode ?? 'webhook', webhookData, [], null);
 	const nodeType = engine.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	const { value, error, logs } = await withLogs(context, async () => (await nodeType.webhook!.call(context)) as IWebhookResponseData);
-	return { result: value, error, staticData: stored(), logs };
+	return { result: value, error, staticData: stored(), staticDataChanged: changed(), logs };
 }
