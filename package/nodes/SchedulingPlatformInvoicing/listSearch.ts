@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
-import { contactOf } from '../shared/contacts';
+import { readContact } from '../shared/contacts';
 import { failWith } from '../shared/transport/answers';
 import { fetchMany } from '../shared/transport/pagination';
 import { apiRequest } from '../shared/transport/request';
@@ -26,7 +26,7 @@ function documentOption(document: IDataObject, contact: string | undefined): INo
 /** The name of a CRM contact (else its email or phone), or undefined when it cannot be read (deleted, no access). */
 async function contactName(ctx: ILoadOptionsFunctions, contactId: string): Promise<string | undefined> {
 	try {
-		const contact = contactOf(await apiRequest(ctx, 0, { method: 'GET', path: '/crm/details', qs: { contactId } }), failWith(ctx.getNode()));
+		const contact = readContact(await apiRequest(ctx, 0, { method: 'GET', path: '/crm/details', qs: { contactId } }), failWith(ctx.getNode()));
 		const name = [contact.firstName, contact.lastName].filter(Boolean).join(' ');
 		return name || String(contact.email ?? contact.phoneNumber ?? '') || undefined;
 	} catch {

@@ -11,7 +11,7 @@ import type { OperationCall } from './types';
  */
 
 /** The contact of an answer: under `item` (create, details, list rows), or bare (update: unconfirmed, §3). */
-export const contactOf = (answer: unknown, fail: Fail) => readRecord(answer, 'item', fail);
+export const readContact = (answer: unknown, fail: Fail) => readRecord(answer, 'item', fail);
 
 /** What a contact is found by: its email, or its phone number. */
 export interface MatchKey {
@@ -27,7 +27,7 @@ export async function contactsWith(read: (request: ApiRequest) => Promise<unknow
 	const found: IDataObject[] = [];
 	for (let page = 1; ; page++) {
 		const answer = (await read({ method: 'GET', path: '/crm', qs: { searchTerm: value, page, limit: 100 } })) as IDataObject;
-		const rows = ((answer.result ?? []) as IDataObject[]).map((row) => contactOf(row, fail));
+		const rows = ((answer.result ?? []) as IDataObject[]).map((row) => readContact(row, fail));
 		found.push(...rows.filter((contact) => comparable(field, contact[field]) === comparable(field, value)));
 		if (page >= Number(answer.totalPages ?? 0)) return found;
 	}

@@ -17,7 +17,7 @@ import { channelOptions } from '../../shared/records/channels';
  * Values picked or entered one by one, each of which may also be "a, b" from an expression → ["a", "b"]:
  * each must pass the check, and at most `most.count` are allowed.
  */
-function listOf(check: InputCheck, most?: { count: number; what: string }): Converter {
+function checkedList(check: InputCheck, most?: { count: number; what: string }): Converter {
 	return (value) => {
 		const values = (value as unknown[]).flatMap((item) => String(item).split(',')).map((item) => item.trim()).filter(Boolean);
 		if (most && values.length > most.count) throw new InputProblem(`must be at most ${most.count} ${most.what}; ${values.length} are given`);
@@ -28,7 +28,7 @@ function listOf(check: InputCheck, most?: { count: number; what: string }): Conv
 }
 
 /** User IDs (hosts): UUIDs, as the acting-user header names a user (api-reference §1 Acting user). */
-export const idList = listOf('uuid');
+export const idList = checkedList('uuid');
 
 export const meetingTypeRequest = (id: string): ApiRequest => ({ method: 'GET', path: '/v4/meeting-type/{id}', pathParams: { id } });
 
@@ -138,7 +138,7 @@ export const bookingOperations: ResourceDefinitions = {
 			'attendee.language': 'additionalFields.language',
 			'attendee.receiveReminders': 'receiveReminders',
 			'attendee.notes': { param: 'formAnswers', convert: formAnswers },
-			'attendee.bringalongEmails': { param: 'additionalFields.guests', convert: listOf('email', { count: 5, what: 'email addresses' }) },
+			'attendee.bringalongEmails': { param: 'additionalFields.guests', convert: checkedList('email', { count: 5, what: 'email addresses' }) },
 			'attendee.dataPolicyAccepted': 'additionalFields.dataPolicyAccepted',
 			hostIds: { param: 'additionalFields.hostIds', convert: idList },
 			queueId: 'additionalFields.queueId',

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { MatchKey } from '../../shared/contacts';
-import { comparable, contactOf, contactsWith } from '../../shared/contacts';
+import { comparable, readContact, contactsWith } from '../../shared/contacts';
 import { getManyFields } from '../../shared/getMany';
 import { locatorField, userLocator } from '../../shared/locators';
 import { oneAtATime } from '../../shared/serial';
@@ -69,11 +69,11 @@ async function createOrUpdate(call: OperationCall): Promise<IDataObject[]> {
 	const key: MatchKey = wanted.email ? { field: 'email', value: String(wanted.email) } : { field: 'phoneNumber', value: String(wanted.phoneNumber) };
 	return await oneAtATime(`${key.field}:${comparable(key.field, key.value)}`, async () => {
 		const [found] = (await contactsWith(call.send, key, call.fail)).sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)));
-		if (!found) return [{ ...contactOf(await call.send({ method: 'POST', path: '/crm', body: wanted }), call.fail), outcome: 'created' }];
+		if (!found) return [{ ...readContact(await call.send({ method: 'POST', path: '/crm', body: wanted }), call.fail), outcome: 'created' }];
 		const changed = changes(found, wanted);
 		if (!Object.keys(changed).length) return [{ ...found, outcome: 'unchanged' }];
 		const updated = await call.send({ method: 'PATCH', path: '/crm/{id}', pathParams: { id: String(found.id) }, body: changed });
-		return [{ ...contactOf(updated, call.fail), outcome: 'updated' }];
+		return [{ ...readContact(updated, call.fail), outcome: 'updated' }];
 	});
 }
 
@@ -87,7 +87,7 @@ async function prepareUpdate(call: OperationCall): Promise<void> {
 	const mode = call.read('updateFields.tagsMode') ?? 'replace';
 	const tagsChange = body.tags !== undefined && mode !== 'replace';
 	if (!tagsChange && !body.address) return;
-	const contact = contactOf(await call.send({ method: 'GET', path: '/crm/details', qs: { contactId: call.request.pathParams!.id } }), call.fail);
+	const contact = readContact(await call.send({ method: 'GET', path: '/crm/details', qs: { contactId: call.request.pathParams!.id } }), call.fail);
 	if (body.address) body.address = mergedAddress(contact.address, body.address as IDataObject);
 	if (!tagsChange) return;
 	const current = (contact.tags ?? []) as string[];
@@ -105,7 +105,7 @@ export const contactOperations: ResourceDefinitions = {
 			crmCompanyId: 'additionalFields.crmCompanyId',
 		},
 		...withContactFields('create'),
-		output: (answer, call) => [contactOf(answer, call.fail)],
+		output: (answer, call) => [readContact(answer, call.fail)],
 	},
 	upsert: {
 		method: 'POST',
@@ -131,7 +131,7 @@ export const contactOperations: ResourceDefinitions = {
 		method: 'GET',
 		path: '/crm/details',
 		query: { contactId: 'contactId', attendeeId: 'attendeeId' },
-		output: (answer, call) => [{ ...contactOf(answer, call.fail), appointments: (answer as IDataObject).appointments }],
+		output: (answer, call) => [{ ...readContact(answer, call.fail), appointments: (answer as IDataObject).appointments }],
 		simplify: SIMPLE_CONTACT,
 	},
 	getAll: {
@@ -161,7 +161,7 @@ export const contactOperations: ResourceDefinitions = {
 			crmCompanyId: 'updateFields.crmCompanyId',
 		},
 		prepare: prepareUpdate,
-		output: (answer, call) => [contactOf(answer, call.fail)],
+		output: (answer, call) => [readContact(answer, call.fail)],
 	},
 	delete: { method: 'DELETE', path: '/crm/{id}', pathParams: { id: 'contactId' } },
 	getNotes: { method: 'GET', path: '/crm/contacts/{id}/notes', pathParams: { id: 'contactId' } },

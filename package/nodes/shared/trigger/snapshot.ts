@@ -289,7 +289,7 @@ function snapOf(entries: Map<string, Entry>): string {
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
-const sentence = (text: string) => `${text[0].toUpperCase()}${text.slice(1)}`;
+const capitalised = (text: string) => `${text[0].toUpperCase()}${text.slice(1)}`;
 
 /** The warnings of a reading that exceeds a bound: the pages a poll reads, its time, the snapshot. */
 function warnLimits(ctx: IPollFunctions, event: SnapshotEvent, reading: WindowReading, read: number, unremembered: number): void {
@@ -297,7 +297,7 @@ function warnLimits(ctx: IPollFunctions, event: SnapshotEvent, reading: WindowRe
 	const pages = reading.pages === 1 ? '1 page' : `${reading.pages} pages`;
 	if (reading.cut === 'pages') {
 		const total = reading.total !== undefined ? count(reading.total) : `more than ${count(MAX_PAGES * PAGE_SIZE)}`;
-		ctx.logger.warn(`${sentence(scope)} holds ${total} ${records}, more than the ${count(MAX_PAGES * PAGE_SIZE)} (${MAX_PAGES} pages of ${PAGE_SIZE}) a poll reads: the trigger watches the ${count(read)} that ${first}; changes to later ones are not seen. ${narrow}`);
+		ctx.logger.warn(`${capitalised(scope)} holds ${total} ${records}, more than the ${count(MAX_PAGES * PAGE_SIZE)} (${MAX_PAGES} pages of ${PAGE_SIZE}) a poll reads: the trigger watches the ${count(read)} that ${first}; changes to later ones are not seen. ${narrow}`);
 	}
 	if (reading.cut === 'time') {
 		ctx.logger.warn(`The poll's time ran out after ${pages} of ${scope}: the trigger compared the ${count(read)} ${records} that ${first}; later ones are compared when a poll reads them. ${narrow}`);

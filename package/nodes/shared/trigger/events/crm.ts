@@ -16,7 +16,7 @@ import { pipelineLocator, searchPipelines } from '../../records/crm';
  * read comes out at once, and a list that moved while it was read is read again in the same poll.
  */
 
-const contactOf = (row: IDataObject) => ({ ...(row.item as IDataObject), appointments: row.appointments, nextAppointmentIso: row.nextAppointmentIso });
+const contactOfRow = (row: IDataObject) => ({ ...(row.item as IDataObject), appointments: row.appointments, nextAppointmentIso: row.nextAppointmentIso });
 const dealPagination = { style: 'page1', itemsKey: 'deals' } as const;
 const dealFilters = { pipelineId: 'dealFilters.pipeline', ownerId: 'dealFilters.owner' };
 const userCheck: RecordCheck = { noun: 'user', path: '/v4/user/{id}' };
@@ -44,12 +44,12 @@ const crmEvents: Record<string, WatchedEvent> = {
 		list: {
 			path: '/crm',
 			qs: { sortBy: 'createdAt', sortOrder: 'DESC' },
-			pagination: { style: 'page1', pick: (answer) => (((answer as IDataObject).result ?? []) as IDataObject[]).map(contactOf) },
+			pagination: { style: 'page1', pick: (answer) => (((answer as IDataObject).result ?? []) as IDataObject[]).map(contactOfRow) },
 		},
 		filters: { ownerId: 'contactFilters.owner' },
 		filterRecords: { 'contactFilters.owner': userCheck },
 		happenedAt: (contact) => contact.createdAt,
-		detail: { path: '/crm/details', qs: (contact) => ({ contactId: contact.id }), pick: (answer) => contactOf(answer as IDataObject) },
+		detail: { path: '/crm/details', qs: (contact) => ({ contactId: contact.id }), pick: (answer) => contactOfRow(answer as IDataObject) },
 	},
 	newDeal: {
 		noun: 'deal',

@@ -36,7 +36,7 @@ function overdueSince(invoice: IDataObject): string | undefined {
 /** One payment in full of an invoice: its id and paidAt (also the key the earlier release kept). */
 const paidKey = (invoice: IDataObject) => `${String(invoice.id)}:${String(invoice.paidAt)}`;
 
-const listOf = (qs: IDataObject) => ({ path: '/invoicing/documents', qs, pagination: documentPagination });
+const documentList = (qs: IDataObject) => ({ path: '/invoicing/documents', qs, pagination: documentPagination });
 
 const invoicingEvents: Record<string, TriggerEvent> = {
 	/**
@@ -45,7 +45,7 @@ const invoicingEvents: Record<string, TriggerEvent> = {
 	 */
 	invoicePaid: enteringList({
 		noun: 'paid invoice',
-		list: listOf({ type: 'invoice', status: 'paid' }),
+		list: documentList({ type: 'invoice', status: 'paid' }),
 		filters,
 		filterRecords,
 		happenedAt: (invoice) => invoice.paidAt ?? undefined,
@@ -57,7 +57,7 @@ const invoicingEvents: Record<string, TriggerEvent> = {
 	}),
 	invoiceOverdue: enteringList({
 		noun: 'overdue invoice',
-		list: listOf({ type: 'invoice', status: 'overdue' }),
+		list: documentList({ type: 'invoice', status: 'overdue' }),
 		filters,
 		filterRecords,
 		happenedAt: overdueSince,
@@ -66,7 +66,7 @@ const invoicingEvents: Record<string, TriggerEvent> = {
 	}),
 	offerAccepted: enteringList({
 		noun: 'accepted offer',
-		list: listOf({ type: 'offer', status: 'accepted' }),
+		list: documentList({ type: 'offer', status: 'accepted' }),
 		filters,
 		filterRecords,
 		happenedAt: (offer) => offer.updatedAt,
