@@ -40,7 +40,7 @@ import type {
 } from 'n8n-workflow';
 import { ICredentialsHelper, NodeHelpers, Workflow } from 'n8n-workflow';
 
-import { PACKAGE_DIR, PACKAGE_NAME } from './packageDir';
+import { NODE_TYPE, PACKAGE_DIR, PACKAGE_NAME } from './packageDir';
 import { usePatientRegexEngine } from './patientRegex';
 
 /**
@@ -48,16 +48,7 @@ import { usePatientRegexEngine } from './patientRegex';
  * by PackageDirectoryLoader, the loader n8n uses for community packages.
  */
 
-export { PACKAGE_DIR, PACKAGE_NAME };
-export const NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatform`;
-export const CRM_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformCrm`;
-export const SIGNATURES_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformSignatures`;
-export const MESSENGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformMessenger`;
-/** The Scheduling area's polling trigger; the other areas' are found by their events (pollingTriggerOf). */
-export const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformTrigger`;
-export const WEBHOOK_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformWebhookTrigger`;
-export const INVOICING_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformInvoicing`;
-export const ROUTING_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformRouting`;
+export { PACKAGE_DIR, PACKAGE_NAME, NODE_TYPE, CRM_NODE_TYPE, SIGNATURES_NODE_TYPE, MESSENGER_NODE_TYPE, TRIGGER_NODE_TYPE, WEBHOOK_TRIGGER_NODE_TYPE, INVOICING_NODE_TYPE, ROUTING_NODE_TYPE } from './packageDir';
 export const ITEMS_NODE_TYPE = 'harness.items';
 
 /** A file to attach to an input item as binary data: read from `path`, as n8n's Read File node would. */

@@ -6,7 +6,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { setTimeout as sleep } from 'timers/promises';
 
-import { PACKAGE_DIR, PACKAGE_NAME, REPO_DIR } from './packageDir';
+import { CRM_TRIGGER_NODE_TYPE, INVOICING_TRIGGER_NODE_TYPE, MESSENGER_TRIGGER_NODE_TYPE, PACKAGE_DIR, REPO_DIR, SIGNATURES_TRIGGER_NODE_TYPE, TRIGGER_NODE_TYPE } from './packageDir';
 
 /**
  * The real n8n application with the packed package, for `npm start`, the smoke tests and the benchmark:
@@ -16,21 +16,10 @@ import { PACKAGE_DIR, PACKAGE_NAME, REPO_DIR } from './packageDir';
  * blocking this process, which may also serve the sandbox n8n calls.
  */
 
+export { NODE_TYPE, CRM_NODE_TYPE, SIGNATURES_NODE_TYPE, MESSENGER_NODE_TYPE, TRIGGER_NODE_TYPE, CRM_TRIGGER_NODE_TYPE, MESSENGER_TRIGGER_NODE_TYPE, SIGNATURES_TRIGGER_NODE_TYPE, INVOICING_TRIGGER_NODE_TYPE, WEBHOOK_TRIGGER_NODE_TYPE, INVOICING_NODE_TYPE } from './packageDir';
 export const N8N_V1 = '1.123.16';
 export const N8N_V2 = '2.41.1';
-export const NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatform`;
-export const CRM_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformCrm`;
-export const SIGNATURES_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformSignatures`;
-export const MESSENGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformMessenger`;
-/** The polling triggers, one per product area (the Scheduling area's first: version 1 of it offered every event). */
-export const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformTrigger`;
-export const CRM_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformCrmTrigger`;
-export const MESSENGER_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformMessengerTrigger`;
-export const SIGNATURES_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformSignaturesTrigger`;
-export const INVOICING_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformInvoicingTrigger`;
 export const POLLING_TRIGGER_NODE_TYPES = [TRIGGER_NODE_TYPE, CRM_TRIGGER_NODE_TYPE, MESSENGER_TRIGGER_NODE_TYPE, SIGNATURES_TRIGGER_NODE_TYPE, INVOICING_TRIGGER_NODE_TYPE];
-export const WEBHOOK_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformWebhookTrigger`;
-export const INVOICING_NODE_TYPE = `${PACKAGE_NAME}.schedulingPlatformInvoicing`;
 
 export interface RealN8n {
 	version: string;

@@ -113,10 +113,12 @@ function errorText(error: unknown): string {
 const ignored: IWebhookResponseData = {};
 /** Answered by the node already: n8n must send nothing more. */
 const answeredAlready: IWebhookResponseData = { noWebhookResponse: true };
+/** A delivery that starts nothing: n8n answers it, unless the node has. */
+const startsNothing = (answered: boolean) => (answered ? answeredAlready : ignored);
 
 /** Records the key across n8n's processes (dedupe.ts) and starts the workflow with the item, unless another copy does. */
 async function startOnce(ctx: IWebhookFunctions, hash: string, item: IDataObject, answered: boolean): Promise<IWebhookResponseData> {
-	if (!(await record(ctx, hash))) return answered ? answeredAlready : ignored;
+	if (!(await record(ctx, hash))) return startsNothing(answered);
 	const workflowData = [ctx.helpers.returnJsonArray(item)];
 	return answered ? { noWebhookResponse: true, workflowData } : { workflowData };
 }
@@ -137,11 +139,11 @@ async function receiveVerified(ctx: IWebhookFunctions, properties: INodeProperti
 	}
 	if (!event) {
 		release(ctx, hash);
-		return answered ? answeredAlready : ignored;
+		return startsNothing(answered);
 	}
 	// Recorded by the API's key: a copy whose delivery differs (a forged updatedAt) is a repeat all the same.
 	const verifiedHash = hashKey(event.key);
-	if (verifiedHash !== hash && !claim(ctx, verifiedHash)) return answered ? answeredAlready : ignored;
+	if (verifiedHash !== hash && !claim(ctx, verifiedHash)) return startsNothing(answered);
 	return await startOnce(ctx, verifiedHash, event.item, answered);
 }
 
