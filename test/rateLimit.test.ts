@@ -7,30 +7,35 @@ import { useWorld } from './harness/world';
 /**
  * The client-side token bucket (burst 200, 100 per minute per credential) keeps a bulk run under the
  * API's own limit, which the sandbox enforces with the real numbers here: at most one 429 is met (the two buckets
- * start a few milliseconds apart), and waited out. Beyond its first 10 requests the burst goes at ten times the rate
- * (a request every 60 ms).
+ * start a few milliseconds apart), and waited out. A process alone spends the whole burst at once, as fast as its
+ * items go (Parallel Reads: 50 in flight); only the items beyond the burst wait for tokens.
  */
 
 const world = useWorld();
 
-test('210 items in one run: 10 at once, the rest of the burst at ten times the rate, then the rest wait for tokens; no storm of 429s (one at most, waited out)', async () => {
+test('210 items in one run: the burst of 200 at once, then the 10 others wait for tokens; no storm of 429s (one at most, waited out)', async () => {
 	const started = Date.now();
 	const { items, error } = await world().runNode({ resource: 'user', operation: 'getMe' }, world().pat(), { input: Array.from({ length: 210 }, () => ({})) });
 	const elapsed = Date.now() - started;
 	expect(error).toBeUndefined();
 	expect(items).toHaveLength(210);
-	const statuses = (await world().requests()).map((r) => r.status);
+	const log = await world().requests();
+	const statuses = log.map((r) => r.status);
 	// The client's bucket and the API's start a few milliseconds apart: on a loaded machine one early request may
 	// meet a 429, which the node waits out and sends again. Never more than that one, and never a failed item.
 	const refused = statuses.filter((s) => s !== 200);
 	expect(refused.length).toBeLessThanOrEqual(1);
 	expect(refused.every((s) => s === 429)).toBe(true);
 	expect(statuses).toHaveLength(210 + refused.length);
-	// The first 10 at once, then 199 gaps of 60 ms at least (the API refills 20 tokens meanwhile, so the burst never runs out)
-	expect(elapsed).toBeGreaterThanOrEqual(11_900);
-	expect(elapsed).toBeLessThan(30_000);
+	// The burst at once: 200 answers within a few seconds of the first request (paced at ten times the rate, as this
+	// package once did, they took 12 s); the 10 others at the rate, a token every 0.61 s (the API refills one every 0.6 s).
+	const first = log[0].receivedAt;
+	const burstSpan = log.filter((r) => r.status === 200)[199].receivedAt - first;
+	expect(burstSpan).toBeLessThan(4_000);
+	expect(elapsed).toBeGreaterThanOrEqual(5_500);
+	expect(elapsed).toBeLessThan(20_000);
 
-	// The sandbox does enforce the limit: what is left of its bucket (about 11 tokens) is gone within a burst sent around the node right after.
+	// The sandbox does enforce the limit: what is left of its bucket (a token or two) is gone within a burst sent around the node right after.
 	const direct = await Promise.all(Array.from({ length: 30 }, () => world().api('GET', '/v4/user/me', world().seed.credentials.ownerPat)));
 	expect(direct.map((r) => r.status)).toContain(429);
 });
@@ -67,11 +72,11 @@ describe('several processes on one credential, in virtual time', () => {
 	}
 
 	/** The API for one credential: the sandbox's bucket, the answers it gave (which process, when, what). */
-	function api() {
+	function api(latency: number) {
 		const bucket = new RateLimiter(LIMIT);
 		const answers: Answer[] = [];
 		const send = (process: number) => async (): Promise<FullResponse> => {
-			await wait(10 + Math.random() * 10);
+			await wait(latency + Math.random() * 10);
 			let reply: FullResponse = { statusCode: 201, headers: {}, body: { id: `${process}-${answers.length}` } };
 			try {
 				bucket.take('credential', Date.now());
@@ -80,7 +85,7 @@ describe('several processes on one credential, in virtual time', () => {
 				reply = { statusCode: refused.status, headers: { 'retry-after': refused.headers['Retry-After'] }, body: refused.body };
 			}
 			answers.push({ process, at: Date.now(), status: reply.statusCode });
-			await wait(10 + Math.random() * 10);
+			await wait(latency + Math.random() * 10);
 			return reply;
 		};
 		return { answers, send };
@@ -92,12 +97,15 @@ describe('several processes on one credential, in virtual time', () => {
 		writes: number;
 	}
 
-	/** Each writer, a process of its own, makes its writes (five in flight); what each item came to, and when each ended. */
-	async function run(writers: Writer[], seed = 1) {
+	/**
+	 * Each writer, a process of its own, makes its writes (`inFlight` at once: Parallel Writes' default 5), each way
+	 * `latency` to 10 ms more; what each item came to, and when each ended.
+	 */
+	async function run(writers: Writer[], seed = 1, { inFlight = 5, latency = 10 } = {}) {
 		jest.useFakeTimers({ now: 1_800_000_000_000 });
 		const random = jest.spyOn(Math, 'random').mockImplementation(seeded(seed));
 		try {
-			const { answers, send } = api();
+			const { answers, send } = api(latency);
 			const credential = { baseUrl: 'https://api.example.com', token: 'rgo-virtual-time-token', requestsPerMinute: LIMIT.perMinute, burst: LIMIT.burst };
 			const started = Date.now();
 			const write = async ({ startAt, writes }: Writer, process: number) => {
@@ -105,7 +113,7 @@ describe('several processes on one credential, in virtual time', () => {
 				await wait(startAt);
 				// A node run of `writes` items: the transport tells the limiter how many follow (its drain near the end).
 				const context = { ...transportContext(credential, send(process)), getInputData: () => new Array(writes).fill({ json: {} }) };
-				const results = await inParallel(writes, 5, async (index) => {
+				const results = await inParallel(writes, inFlight, async (index) => {
 					const request = { method: 'POST' as const, path: '/crm', body: { email: `p${process}-${index}@example.com` } };
 					return await transport.apiRequest(context, index, request).then(() => 'ok', (error: Error) => error.message);
 				}, () => false);
@@ -157,9 +165,34 @@ describe('several processes on one credential, in virtual time', () => {
 			expect(Math.max(...ends.map((end) => end.endedAt)) / minimumMs(1500)).toBeLessThanOrEqual(1.15);
 			shares.push(share429(answers.filter((answer) => answer.at >= MINUTE)));
 		}
-		// Over 96 such runs in this model: 0.4 to 1.2 %, 0.75 % on average (the limiter before: about 1.2 % on average).
+		// Eight seeds of this policy: 0.5 to 0.9 %, 0.7 % on average; the policy before it (burst at ten times the rate, even
+		// splits, 429s in a row taking 5 % off) 0.5 to 0.9 % too, with a slower single process.
 		expect(Math.max(...shares)).toBeLessThanOrEqual(0.015);
 		expect(shares.reduce((sum, share) => sum + share, 0) / shares.length).toBeLessThanOrEqual(0.01);
+	});
+
+	test('a process alone spends the burst at once: 200 reads, 50 in flight, 50 ms each way, in about a quarter of a second (paced at ten times the rate beyond the first 10, as this package once did, they took 12 s)', async () => {
+		const { answers, failed, ends } = await run([{ startAt: 0, writes: 200 }], 1, { inFlight: 50, latency: 50 });
+		expect(failed).toEqual([]);
+		expect(answers.filter((answer) => answer.status !== 201)).toEqual([]);
+		expect(ends[0].endedAt).toBeLessThan(500);
+	});
+
+	test.each([2, 3])('%i processes start 300 writes each within a second (the benchmark\'s P4), six seeds: none fails, each run ≤ 1.15 × the minimum', async (count) => {
+		for (let seed = 1; seed <= 6; seed++) {
+			const { failed, ends } = await run(Array.from({ length: count }, (_, i) => ({ startAt: (i * 397 * seed) % 1000, writes: 300 })), seed);
+			expect(failed).toEqual([]);
+			expect(Math.max(...ends.map((end) => end.endedAt)) / minimumMs(300 * count)).toBeLessThanOrEqual(1.15);
+		}
+	});
+
+	test('a third process joins two that share: the two make room at their next 429 (a share got through 15 % below their rate), 429s stay rare from the second minute after the join', async () => {
+		const join = 3 * MINUTE;
+		const { answers, failed } = await run([{ startAt: 0, writes: 900 }, { startAt: 50, writes: 900 }, { startAt: join, writes: 400 }]);
+		expect(failed).toEqual([]);
+		// Without that rule the two kept their halves, and a fifth of all answers were 429s.
+		expect(share429(answers.filter((answer) => answer.at >= join + MINUTE))).toBeLessThanOrEqual(0.015);
+		expect(applied(answers, 2, join + MINUTE, join + 3 * MINUTE)).toBeGreaterThanOrEqual(40);
 	});
 
 	test('a second process joins: both go on without a failed write, and the first one soon takes about half the limit', async () => {
