@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEDUPE, KEYS_FIELD, Lane, NO_NONCE, packKeys, readKeys, retain, round, storedHas } from '../package/dist/nodes/SchedulingPlatformWebhookTrigger/dedupe';
-import type { Decision, Holders, Keys, Send } from '../package/dist/nodes/SchedulingPlatformWebhookTrigger/dedupe';
-import { deliveryKey } from '../package/dist/nodes/SchedulingPlatformWebhookTrigger/events';
+import { DEDUPE, KEYS_FIELD, Lane, NO_NONCE, packKeys, readKeys, retain, round, storedHas } from '../package/dist/nodes/shared/trigger/dedupe';
+import type { Decision, Holders, Keys, Send } from '../package/dist/nodes/shared/trigger/dedupe';
+import { deliveryKey } from '../package/dist/nodes/SchedulingPlatform/webhook/events';
 import { hashKey } from '../package/dist/nodes/shared/trigger/watermark';
 import { freshTenant } from './harness/crm';
 import { WebhookReceiver } from './harness/webhooks';

@@ -19,7 +19,7 @@ import { assertNoSecret } from './secrets';
  * error, 500. An answer n8n would send to a response the node had answered already is counted (`answeredTwice`).
  */
 
-/** The header of the node's requests to its own URL (package/nodes/SchedulingPlatformWebhookTrigger/dedupe.ts CONTROL_HEADER). */
+/** The header of the node's requests to its own URL (package/nodes/shared/trigger/dedupe.ts CONTROL_HEADER). */
 const OWN_REQUEST_HEADER = 'x-scheduling-platform-dedupe';
 
 /** An answer to a delivery: who sent it (the node through the response object, or n8n after webhook()) and when. */

@@ -3,11 +3,11 @@ import { join } from 'path';
 
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 
-import { crmArea } from '../../package/nodes/shared/trigger/events/crm';
-import { invoicingArea } from '../../package/nodes/shared/trigger/events/invoicing';
-import { messengerArea } from '../../package/nodes/shared/trigger/events/messenger';
-import { schedulingArea } from '../../package/nodes/shared/trigger/events/scheduling';
-import { signaturesArea } from '../../package/nodes/shared/trigger/events/signatures';
+import { crmArea } from '../../package/nodes/SchedulingPlatformCrm/events';
+import { invoicingArea } from '../../package/nodes/SchedulingPlatformInvoicing/events';
+import { messengerArea } from '../../package/nodes/SchedulingPlatformMessenger/events';
+import { schedulingArea } from '../../package/nodes/SchedulingPlatform/events';
+import { signaturesArea } from '../../package/nodes/SchedulingPlatformSignatures/events';
 import { PACKAGE_DIR, getEngine } from '../../scripts/engine';
 
 /**

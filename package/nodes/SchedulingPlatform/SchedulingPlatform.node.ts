@@ -25,7 +25,8 @@ import { handoffOperations, handoffProperties } from './resources/handoff';
 import { meetingTypeOperations, meetingTypeProperties } from './resources/meetingType';
 import { personalPageOperations, personalPageProperties } from './resources/personalPage';
 import { userOperations, userProperties } from './resources/user';
-import { searchMeetingTypes } from '../shared/records/scheduling';
+import { searchMeetingTypes } from './records';
+import { schedulingErrorHints } from './errorHints';
 
 const properties: INodeProperties[] = [
 	authenticationProperty,
@@ -118,6 +119,6 @@ export class SchedulingPlatform implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeDefinitions(this, resources, properties);
+		return await executeDefinitions(this, { resources, properties, hints: schedulingErrorHints });
 	}
 }

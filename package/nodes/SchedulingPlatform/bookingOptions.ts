@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { byName } from '../shared/fields';
 import { InputProblem, inputProblem } from '../shared/inputChecks';
 import type { Converter } from '../shared/types';
-import { channelOptions } from '../shared/records/channels';
+import { channelOptions } from './records';
 
 /**
  * The booking options of a meeting type (api-reference §2, Meeting Type V4): the fields of Booking Options

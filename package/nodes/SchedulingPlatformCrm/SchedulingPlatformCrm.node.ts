@@ -21,7 +21,8 @@ import { communicationOperations, communicationProperties } from './resources/co
 import { customFieldOperations, customFieldProperties } from './resources/customField';
 import { emailOperations, emailProperties } from './resources/email';
 import { lostReasonOperations, lostReasonProperties } from './resources/lostReason';
-import { searchCompanies, searchContacts, searchDeals, searchPipelines } from '../shared/records/crm';
+import { searchCompanies, searchContacts, searchDeals, searchPipelines, contactResolvers } from './records';
+import { crmErrorHints } from './errorHints';
 
 /**
  * The CRM node (api-reference §3): contacts and their data fields, companies, deals, pipelines, tasks, notes,
@@ -128,6 +129,6 @@ export class SchedulingPlatformCrm implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeDefinitions(this, resources, properties);
+		return await executeDefinitions(this, { resources, properties, resolvers: contactResolvers, hints: crmErrorHints });
 	}
 }

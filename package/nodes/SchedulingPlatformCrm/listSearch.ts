@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
 import { each, fixedValue, matches, searchPage } from '../shared/listSearch';
-import { readPipelines } from '../shared/records/crm';
+import { readPipelines } from './records';
 import { MAX_PAGE_SIZE } from '../shared/transport/pagination';
 import { failWith, readItems } from '../shared/transport/answers';
 import { apiRequest } from '../shared/transport/request';

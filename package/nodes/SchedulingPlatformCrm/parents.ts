@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { companyLocator, contactOrEmailLocator, dealLocator } from '../shared/records/crm';
+import { companyLocator, contactOrEmailLocator, dealLocator } from './records';
 
 
 /**

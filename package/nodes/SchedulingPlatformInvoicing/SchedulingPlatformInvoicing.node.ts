@@ -14,7 +14,8 @@ import { documentOperations, documentProperties } from './resources/document';
 import { productOperations, productProperties } from './resources/product';
 import { recurringInvoiceOperations, recurringInvoiceProperties } from './resources/recurringInvoice';
 import { settingsOperations, settingsProperties } from './resources/settings';
-import { searchCompanies, searchContacts, searchDeals } from '../shared/records/crm';
+import { searchCompanies, searchContacts, searchDeals, contactResolvers } from '../SchedulingPlatformCrm/records';
+import { invoicingErrorHints } from './errorHints';
 
 /**
  * The Invoicing node (api-reference §6): offers and invoices from draft to paid, products, seller settings,
@@ -105,6 +106,6 @@ export class SchedulingPlatformInvoicing implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeDefinitions(this, resources, properties);
+		return await executeDefinitions(this, { resources, properties, resolvers: contactResolvers, hints: invoicingErrorHints });
 	}
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
-import { readContact } from '../shared/contacts';
+import { readContact } from '../SchedulingPlatformCrm/records';
 import { failWith } from '../shared/transport/answers';
 import { fetchMany } from '../shared/transport/pagination';
 import { apiRequest } from '../shared/transport/request';

@@ -11,6 +11,7 @@ import { searchConversations, searchTemplates } from './listSearch';
 import { conversationOperations, conversationProperties } from './resources/conversation';
 import { messageOperations, messageProperties } from './resources/message';
 import { templateOperations, templateProperties } from './resources/template';
+import { messengerErrorHints } from './errorHints';
 
 /**
  * The Messenger node (api-reference §4): conversations, sending text or approved templates within the rules of
@@ -81,6 +82,6 @@ export class SchedulingPlatformMessenger implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeDefinitions(this, resources, properties);
+		return await executeDefinitions(this, { resources, properties, hints: messengerErrorHints });
 	}
 }

@@ -3,7 +3,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 import { matches } from '../shared/listSearch';
 import { MAX_PAGE_SIZE } from '../shared/transport/pagination';
 import { apiRequest } from '../shared/transport/request';
-import { CONVERSATIONS_PATH, TEMPLATES_PATH, templateLabel, templateValue } from '../shared/records/messenger';
+import { CONVERSATIONS_PATH, TEMPLATES_PATH, templateLabel, templateValue } from './records';
 
 /** "From List" loaders of the Messenger node: conversations (offset pages, the API's search) and approved templates. */
 

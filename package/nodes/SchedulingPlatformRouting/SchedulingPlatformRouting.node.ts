@@ -13,7 +13,9 @@ import { pendingAttendeeOperations, pendingAttendeeProperties } from './resource
 import { provisionalBookingOperations, provisionalBookingProperties } from './resources/provisionalBooking';
 import { queueOperations, queueProperties } from './resources/queue';
 import { queueUserGroupOperations, queueUserGroupProperties } from './resources/queueUserGroup';
-import { searchMeetingTypes } from '../shared/records/scheduling';
+import { searchMeetingTypes } from '../SchedulingPlatform/records';
+import { routingErrorHints } from './errorHints';
+import { schedulingErrorHints } from '../SchedulingPlatform/errorHints';
 
 /**
  * The Routing node (api-reference §7, groups the API marks Beta): queues and round robin, queue user groups, meeting
@@ -97,6 +99,6 @@ export class SchedulingPlatformRouting implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeDefinitions(this, resources, properties);
+		return await executeDefinitions(this, { resources, properties, hints: [...routingErrorHints, ...schedulingErrorHints] });
 	}
 }

@@ -71,6 +71,6 @@ export class SchedulingPlatformSignatures implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeDefinitions(this, resources, properties);
+		return await executeDefinitions(this, { resources, properties });
 	}
 }

@@ -10,14 +10,13 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { FileAnswer, FileUpload } from './binary';
 import { downloadedItem, readUpload } from './binary';
 import { checkedParameter, InputProblem, inputProblem, isEmpty, memberProblem, propertyOf } from './inputChecks';
-import { modeResolvers } from './locators';
 import { inParallel, otherItemsReport, PARALLEL_READS, PARALLEL_WRITES } from './parallel';
 import { simplified } from './simplify';
 import { fetchMany } from './transport/pagination';
-import { asNodeError } from './transport/errors';
+import { asNodeError, withHints } from './transport/errors';
 import type { ApiRequest } from './transport/request';
 import { apiRequest, pathValueProblem } from './transport/request';
-import type { InputReader, OperationCall, OperationDefinition, ParamSource, ResourceDefinitions } from './types';
+import type { ActionNode, InputReader, ModeResolvers, OperationCall, OperationDefinition, ParamSource, ResourceDefinitions } from './types';
 
 /**
  * The one executor: runs the definition of the chosen resource and operation for every input item
@@ -87,6 +86,7 @@ class ItemRun {
 		private readonly itemIndex: number,
 		private readonly properties: INodeProperties[],
 		private readonly lookups: Lookups,
+		private readonly resolvers: ModeResolvers,
 	) {}
 
 	label(param: string): string {
@@ -116,13 +116,13 @@ class ItemRun {
 	}
 
 	/**
-	 * Finds the ID of each locator whose mode names the record another way (modeResolvers: a contact By Email), before
+	 * Finds the ID of each locator whose mode names the record another way (the node's resolvers: a contact By Email), before
 	 * anything reads it: `read` gives the ID from then on. The search is kept for the node run (`lookup`).
 	 */
 	private async resolveLocators(): Promise<void> {
 		for (const param of locatorParams(this.properties)) {
 			const locator = this.ctx.getNodeParameter(param, this.itemIndex, null) as { mode?: string } | null;
-			const resolve = locator?.mode === undefined ? undefined : modeResolvers[locator.mode];
+			const resolve = locator?.mode === undefined ? undefined : this.resolvers[locator.mode];
 			const value = resolve && this.read(param);
 			if (!resolve || isEmpty(value)) continue;
 			const call = { lookup: async (request: ApiRequest) => await this.lookup(request), fail: (message: string, advice: string) => this.stop(message, advice) };
@@ -323,29 +323,28 @@ function firstFailure(outcomes: Array<Outcome | undefined>): NodeApiError | Node
 	return error;
 }
 
-export async function executeDefinitions(
-	ctx: IExecuteFunctions,
-	resources: Record<string, ResourceDefinitions>,
-	properties: INodeProperties[],
-): Promise<INodeExecutionData[][]> {
+/** Runs the node's operation for every input item: `node` is the action node's declarations (types.ts ActionNode). */
+export async function executeDefinitions(ctx: IExecuteFunctions, node: ActionNode): Promise<INodeExecutionData[][]> {
 	const count = ctx.getInputData().length;
 	if (!count) return [[]];
-	const { resource, operation, definition } = definitionOf(ctx, resources);
-	const shown = shownFor(properties, resource, operation, ctx.getNode().typeVersion);
+	const { resource, operation, definition } = definitionOf(ctx, node.resources);
+	const shown = shownFor(node.properties, resource, operation, ctx.getNode().typeVersion);
 	const lookups: Lookups = new Map();
+	const itemRun = (itemIndex: number) => new ItemRun(ctx, itemIndex, shown, lookups, node.resolvers ?? {});
+	const failed = (error: unknown, itemIndex: number) => withHints(asNodeError(ctx, error as Error, itemIndex), node.hints ?? []);
 	const reads = definition.method === 'GET';
-	const parallel = new ItemRun(ctx, 0, shown, lookups).read(reads ? 'requestOptions.parallelReads' : 'requestOptions.parallelWrites');
+	const parallel = itemRun(0).read(reads ? 'requestOptions.parallelReads' : 'requestOptions.parallelWrites');
 	const limit = (parallel as number | undefined) ?? (reads ? PARALLEL_READS : PARALLEL_WRITES);
 	const continueOnFail = ctx.continueOnFail();
-	if (definition.batch) return await runBatches(ctx, definition, count, (itemIndex) => new ItemRun(ctx, itemIndex, shown, lookups), continueOnFail);
+	if (definition.batch) return await runBatches(ctx, definition, count, itemRun, failed, continueOnFail);
 	let stopped = false;
 	const outcomes = await inParallel<Outcome>(count, limit, async (itemIndex) => {
 		try {
-			const results = await new ItemRun(ctx, itemIndex, shown, lookups).run(definition);
+			const results = await itemRun(itemIndex).run(definition);
 			return { items: results.map((result) => ({ ...result, pairedItem: { item: itemIndex } })) };
 		} catch (error) {
 			stopped = !continueOnFail;
-			return { error: asNodeError(ctx, error, itemIndex) };
+			return { error: failed(error, itemIndex) };
 		}
 	}, () => stopped);
 	const failure = continueOnFail ? undefined : firstFailure(outcomes);
@@ -374,12 +373,13 @@ async function runBatches(
 	definition: OperationDefinition,
 	count: number,
 	itemRun: (itemIndex: number) => ItemRun,
+	failed: (error: unknown, itemIndex: number) => NodeApiError | NodeOperationError,
 	continueOnFail: boolean,
 ): Promise<INodeExecutionData[][]> {
 	const { size, wrap, split, group } = definition.batch!;
 	const out = new Map<number, INodeExecutionData>();
 	const fail = (error: unknown, itemIndex: number) => {
-		const nodeError = asNodeError(ctx, error as Error, itemIndex);
+		const nodeError = failed(error, itemIndex);
 		if (!continueOnFail) throw nodeError;
 		out.set(itemIndex, errorItem(nodeError, itemIndex));
 	};

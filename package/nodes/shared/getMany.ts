@@ -5,13 +5,17 @@ import type { INodeProperties } from 'n8n-workflow';
  * where the endpoint answers at most so many in one request and has no pages.
  */
 export function getManyFields(resource: string, operations: string[] = ['getAll'], maxLimit?: number): INodeProperties[] {
+	return returnAllFields(maxLimit).map((field) => ({ ...field, displayOptions: { show: { resource: [resource], operation: operations, ...field.displayOptions?.show } } }));
+}
+
+/** Return All and Limit, for the operations whose blocks list them (shared/declare.ts); one call per resource, so that its listing operations share them. */
+export function returnAllFields(maxLimit?: number): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
 			name: 'returnAll',
 			type: 'boolean',
 			default: false,
-			displayOptions: { show: { resource: [resource], operation: operations } },
 			description: 'Whether to return all results or only up to a given limit',
 		},
 		{
@@ -20,7 +24,7 @@ export function getManyFields(resource: string, operations: string[] = ['getAll'
 			type: 'number',
 			typeOptions: { minValue: 1, numberPrecision: 0, ...(maxLimit && { maxValue: maxLimit }) },
 			default: 50,
-			displayOptions: { show: { resource: [resource], operation: operations, returnAll: [false] } },
+			displayOptions: { show: { returnAll: [false] } },
 			description: 'Max number of results to return',
 		},
 	];

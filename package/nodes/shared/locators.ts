@@ -1,8 +1,6 @@
 import type { INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
-import { contactIdOfEmail } from './contacts';
 import { UUID_EXAMPLE, uuidValidation } from './inputChecks';
-import type { OperationCall } from './types';
 
 /**
  * The modes of a resource locator, to spread into its property: "From List" with a list search loader of the
@@ -42,14 +40,6 @@ export function locator(searchListMethod: string, what: string, form: IdForm = '
 
 /** Users are UUIDs (api-reference §1: `x-service-api-user-id: <user uuid>`); shared by every node. */
 export const userLocator = locator('searchUsers', 'User ID', 'uuid');
-
-/**
- * Modes whose value names the record another way than its ID (a contact By Email), by mode name: how the executor
- * finds the ID before building the request (`label` names the field in its messages).
- */
-export const modeResolvers: Record<string, (value: string, call: Pick<OperationCall, 'lookup' | 'fail'>, label: string) => Promise<string>> = {
-	email: contactIdOfEmail,
-};
 
 /** A resource locator property with these modes, empty by default. */
 export const locatorField = (displayName: string, name: string, description: string, modes: Pick<INodeProperties, 'modes'>): INodeProperties => ({

@@ -13,15 +13,18 @@ export const SIMPLIFY_SINCE = 1.1;
 
 /** The Simplify option of a resource's operations, shown from version 1.1 on. */
 export function simplifyField(resource: string, operations: string[]): INodeProperties {
-	return {
-		displayName: 'Simplify',
-		name: 'simple',
-		type: 'boolean',
-		default: true,
-		displayOptions: { show: { resource: [resource], operation: operations, '@version': [{ _cnd: { gte: SIMPLIFY_SINCE } }] } },
-		description: 'Whether to return a simplified version of the response instead of the raw data',
-	};
+	return { ...simplifyOption, displayOptions: { show: { resource: [resource], operation: operations, ...simplifyOption.displayOptions?.show } } };
 }
+
+/** The Simplify option, for the operations whose blocks list it (shared/declare.ts), shown from version 1.1 on. */
+export const simplifyOption: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simple',
+	type: 'boolean',
+	default: true,
+	displayOptions: { show: { '@version': [{ _cnd: { gte: SIMPLIFY_SINCE } }] } },
+	description: 'Whether to return a simplified version of the response instead of the raw data',
+};
 
 /** Paths by their first key, in the order given: `meetingInfo.name` → meetingInfo: ['name']; a whole field → []. */
 function byFirstKey(paths: string[]): Map<string, string[]> {

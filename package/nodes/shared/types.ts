@@ -1,7 +1,8 @@
-import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
 
 import type { FileDownload, FileUpload } from './binary';
 import type { InputCheck } from './inputChecks';
+import type { ErrorHints } from './transport/errors';
 import type { Pagination } from './transport/pagination';
 import type { ApiRequest } from './transport/request';
 
@@ -113,3 +114,14 @@ export interface OperationDefinition {
 }
 
 export type ResourceDefinitions = Record<string, OperationDefinition>;
+
+/** A resource locator mode whose value names the record another way than its ID (a contact By Email): how the executor finds the ID, by mode name. */
+export type ModeResolvers = Record<string, (value: string, call: Pick<OperationCall, 'lookup' | 'fail'>, label: string) => Promise<string>>;
+
+/** What an action node gives the executor: its resources' definitions, its properties, and its area's mode resolvers and error hints. */
+export interface ActionNode {
+	resources: Record<string, ResourceDefinitions>;
+	properties: INodeProperties[];
+	resolvers?: ModeResolvers;
+	hints?: ErrorHints;
+}

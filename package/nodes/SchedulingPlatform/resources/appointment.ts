@@ -7,7 +7,7 @@ import { userLocator } from '../../shared/locators';
 import { simplifyField } from '../../shared/simplify';
 import { appointmentLocator } from '../locators';
 import type { ResourceDefinitions } from '../../shared/types';
-import { meetingTypeLocator } from '../../shared/records/scheduling';
+import { meetingTypeLocator } from '../records';
 
 /**
  * What Simplify keeps of an appointment (api-reference §2 Appointment): when, whether it is cancelled, its meeting type

@@ -7,9 +7,9 @@ import { userLocator } from '../../shared/locators';
 import { appointmentLocator } from '../locators';
 import type { ApiRequest } from '../../shared/transport/request';
 import type { Converter, OperationCall, ResourceDefinitions } from '../../shared/types';
-import { formAnswers, formAnswersField, nameProblem } from '../../shared/records/attendeeFields';
-import { meetingTypeLocator } from '../../shared/records/scheduling';
-import { channelOptions } from '../../shared/records/channels';
+import { formAnswers, formAnswersField, nameProblem } from '../records';
+import { meetingTypeLocator } from '../records';
+import { channelOptions } from '../records';
 
 /** Booking Availability V4 and Booking V4 (api-reference §2). */
 

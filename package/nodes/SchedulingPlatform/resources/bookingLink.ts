@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { getManyFields } from '../../shared/getMany';
 import { dateTime } from '../../shared/dates';
 import type { OperationCall, ResourceDefinitions } from '../../shared/types';
-import { meetingTypeLocator } from '../../shared/records/scheduling';
+import { meetingTypeLocator } from '../records';
 
 /**
  * One Time Booking Link V4 and Booking Link V4 (api-reference §2). The one-time link list is a bare

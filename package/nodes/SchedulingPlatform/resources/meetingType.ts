@@ -7,8 +7,8 @@ import type { InputReader, OperationCall, ParamSource, ResourceDefinitions } fro
 import { bookingOptionsProperty, channelAvailabilities, createOnlyFields, durationList, inviteAndPlaceFields, locationList, metadataEntries } from '../bookingOptions';
 import { availabilityLocator } from '../locators';
 import { weekFrom, weeklyHoursProblem, weeklyHoursProperties } from '../weeklyHours';
-import { channelOptions } from '../../shared/records/channels';
-import { meetingTypeLocator } from '../../shared/records/scheduling';
+import { channelOptions } from '../records';
+import { meetingTypeLocator } from '../records';
 
 /**
  * Read only for the Custom channel: the link field is hidden, and unset, for the others. It is not marked required:

@@ -4,7 +4,7 @@ import { getManyFields } from '../../shared/getMany';
 import { userLocator } from '../../shared/locators';
 import type { ResourceDefinitions } from '../../shared/types';
 import { weekFrom, weeklyHoursProblem, weeklyHoursProperties } from '../weeklyHours';
-import { channelOptions } from '../../shared/records/channels';
+import { channelOptions } from '../records';
 
 /**
  * User V4 (api-reference §2). Create, update and delete need a Platform API key. Create may set the new

@@ -6,7 +6,7 @@ import type { ParamSource, ResourceDefinitions } from '../../shared/types';
 import { customFieldsProperty, putCustomFields } from '../customFields';
 import { getManyFields } from '../../shared/getMany';
 import { sortOrderField } from '../fields';
-import { COMPANY_ITEMS, companyLocator } from '../../shared/records/crm';
+import { COMPANY_ITEMS, companyLocator } from '../records';
 
 /** Company (api-reference §3): CRM companies with custom fields from the company settings. */
 

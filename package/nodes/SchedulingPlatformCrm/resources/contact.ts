@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { MatchKey } from '../../shared/contacts';
-import { comparable, readContact, contactsWith } from '../../shared/contacts';
+import type { MatchKey } from '../records';
+import { comparable, readContact, contactsWith } from '../records';
 import { getManyFields } from '../../shared/getMany';
 import { locatorField, userLocator } from '../../shared/locators';
 import { oneAtATime } from '../../shared/serial';
@@ -11,7 +11,7 @@ import { rowOutcomes } from '../bulk';
 import { contactBody, contactFieldsProperty, mergedAddress } from '../contactFields';
 import { EMAIL_PAGES } from './email';
 import { sortOrderField } from '../fields';
-import { companyLocator, contactOrEmailLocator } from '../../shared/records/crm';
+import { companyLocator, contactOrEmailLocator } from '../records';
 
 /**
  * Contact (api-reference §3). The API answers a contact as { item, appointments }: the node outputs the

@@ -15,7 +15,7 @@ import { sortOrderField } from '../fields';
 import { contactImportFields } from './contact';
 import { EMAIL_PAGES } from './email';
 import { assertStageOf, pipelineOf, pipelineOfStage, stageField, stageNames, stagesOf } from './pipeline';
-import { companyLocator, contactLocator, contactOrEmailLocator, dealLocator, pipelineLocator } from '../../shared/records/crm';
+import { companyLocator, contactLocator, contactOrEmailLocator, dealLocator, pipelineLocator } from '../records';
 
 /**
  * Deal (api-reference §3). The stage must belong to the pipeline: on Create, the stage is checked against the

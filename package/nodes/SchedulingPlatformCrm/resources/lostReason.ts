@@ -1,8 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { getManyFields } from '../../shared/getMany';
+import { declareResource } from '../../shared/declare';
+import { returnAllFields } from '../../shared/getMany';
 import { readItems } from '../../shared/transport/answers';
-import type { OperationCall, ResourceDefinitions } from '../../shared/types';
+import type { OperationCall } from '../../shared/types';
 import { rewriteSettings } from '../settings';
 
 /**
@@ -63,95 +64,89 @@ async function setRequired(call: OperationCall): Promise<IDataObject[]> {
 	return [{ required: (after ?? before).required, outcome: after ? 'updated' : 'unchanged' }];
 }
 
-export const lostReasonOperations: ResourceDefinitions = {
-	getAll: { method: 'GET', path, pagination: { style: 'none', itemsKey: 'reasons' } },
-	upsert: {
-		method: 'PUT',
-		path,
-		values: { key: { param: 'key', check: { maxLength: 64 } }, label: { param: 'label', check: { maxLength: 60 } }, archived: 'options.archived' },
-		perform: upsertReason,
-	},
-	archive: { method: 'PUT', path, values: { key: 'existingKey' }, perform: archiveReason },
-	setRequired: { method: 'PUT', path, values: { required: 'required' }, perform: setRequired },
+const key: INodeProperties = {
+	displayName: 'Key',
+	name: 'key',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. too_expensive',
+	description: 'The key deals store, at most 64 characters; keep it stable. A reason with this key is updated, else one is added.',
 };
 
-const show = (...operation: string[]) => ({ show: { resource: ['lostReason'], operation } });
+const label: INodeProperties = {
+	displayName: 'Label',
+	name: 'label',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. Too expensive',
+	description: 'The text users pick, at most 60 characters. Left empty: an existing reason keeps its label (a built-in one its translation).',
+};
 
-export const lostReasonProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['lostReason'] } },
-		options: [
-			{
-				name: 'Archive',
-				value: 'archive',
-				description: 'Needs the reason (deals lost with it keep it); returns the reason with its outcome',
-				action: 'Archive a lost reason',
-			},
-			{
+const options: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [{ displayName: 'Archived', name: 'archived', type: 'boolean', default: false, description: 'Whether the reason is hidden from new closes (off: offered again)' }],
+};
+
+const existingKey: INodeProperties = {
+	displayName: 'Lost Reason Name or ID',
+	name: 'existingKey',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getLostReasons' },
+	required: true,
+	default: '',
+	description: 'The reason to archive. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+const required: INodeProperties = {
+	displayName: 'Required',
+	name: 'required',
+	type: 'boolean',
+	default: true,
+	description: 'Whether marking a deal lost needs a lost reason',
+};
+
+export const { definitions: lostReasonOperations, properties: lostReasonProperties } = declareResource('lostReason', {
+	default: 'getAll',
+	operations: {
+		getAll: {
+			option: { name: 'Get Many', description: 'Needs nothing; returns one item per reason, archived ones included', action: 'Get many lost reasons' },
+			method: 'GET',
+			path,
+			pagination: { style: 'none', itemsKey: 'reasons' },
+			fields: returnAllFields(),
+		},
+		upsert: {
+			option: {
 				name: 'Create or Update',
-				value: 'upsert',
 				description: 'Create a new lost reason (found by key), or update the current one if it already exists (upsert)',
 				action: 'Create or update a lost reason by key',
 			},
-			{ name: 'Get Many', value: 'getAll', description: 'Needs nothing; returns one item per reason, archived ones included', action: 'Get many lost reasons' },
-			{
-				name: 'Set Required',
-				value: 'setRequired',
-				description: 'Needs Required on or off; returns whether it is required and the outcome',
-				action: 'Set whether a lost reason is required',
-			},
-		],
-		default: 'getAll',
+			method: 'PUT',
+			path,
+			values: { key: { param: 'key', check: { maxLength: 64 } }, label: { param: 'label', check: { maxLength: 60 } }, archived: 'options.archived' },
+			perform: upsertReason,
+			fields: [key, label, options],
+		},
+		archive: {
+			option: { name: 'Archive', description: 'Needs the reason (deals lost with it keep it); returns the reason with its outcome', action: 'Archive a lost reason' },
+			method: 'PUT',
+			path,
+			values: { key: 'existingKey' },
+			perform: archiveReason,
+			fields: [existingKey],
+		},
+		setRequired: {
+			option: { name: 'Set Required', description: 'Needs Required on or off; returns whether it is required and the outcome', action: 'Set whether a lost reason is required' },
+			method: 'PUT',
+			path,
+			values: { required: 'required' },
+			perform: setRequired,
+			fields: [required],
+		},
 	},
-	{
-		displayName: 'Key',
-		name: 'key',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. too_expensive',
-		displayOptions: show('upsert'),
-		description: 'The key deals store, at most 64 characters; keep it stable. A reason with this key is updated, else one is added.',
-	},
-	{
-		displayName: 'Label',
-		name: 'label',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Too expensive',
-		displayOptions: show('upsert'),
-		description: 'The text users pick, at most 60 characters. Left empty: an existing reason keeps its label (a built-in one its translation).',
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show('upsert'),
-		options: [{ displayName: 'Archived', name: 'archived', type: 'boolean', default: false, description: 'Whether the reason is hidden from new closes (off: offered again)' }],
-	},
-	{
-		displayName: 'Lost Reason Name or ID',
-		name: 'existingKey',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getLostReasons' },
-		required: true,
-		default: '',
-		displayOptions: show('archive'),
-		description: 'The reason to archive. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
-	{
-		displayName: 'Required',
-		name: 'required',
-		type: 'boolean',
-		default: true,
-		displayOptions: show('setRequired'),
-		description: 'Whether marking a deal lost needs a lost reason',
-	},
-	...getManyFields('lostReason'),
-];
+});

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { OperationCall, ResourceDefinitions } from '../../shared/types';
 import { getManyFields } from '../../shared/getMany';
-import { pipelineLocator } from '../../shared/records/crm';
+import { pipelineLocator } from '../records';
 
 /**
  * Pipeline (api-reference §3): a bare list with the stages embedded. A stage picked by expression is checked

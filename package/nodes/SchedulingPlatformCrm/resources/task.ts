@@ -6,7 +6,7 @@ import { dateTime } from '../../shared/dates';
 import { userLocator } from '../../shared/locators';
 import type { ResourceDefinitions } from '../../shared/types';
 import { taskLocator } from '../locators';
-import { companyLocator, contactOrEmailLocator, dealLocator } from '../../shared/records/crm';
+import { companyLocator, contactOrEmailLocator, dealLocator } from '../records';
 
 /**
  * Task (api-reference §3 Tasks): to-dos on the CRM, optionally linked to a contact, deal and company. Create needs

@@ -8,7 +8,7 @@ import type { OperationCall, ParamSource, ResourceDefinitions } from '../../shar
 import { lineItemsProperties, lineItemsSource } from '../lines';
 import { currencyField, outputFileField, paymentTermsField } from '../fields';
 import { documentLocator } from '../locators';
-import { companyLocator, contactOrEmailLocator, dealLocator } from '../../shared/records/crm';
+import { companyLocator, contactOrEmailLocator, dealLocator } from '../../SchedulingPlatformCrm/records';
 import { locatorField } from '../../shared/locators';
 
 /**

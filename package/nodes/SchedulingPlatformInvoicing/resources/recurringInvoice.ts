@@ -7,7 +7,7 @@ import type { ParamSource, ResourceDefinitions } from '../../shared/types';
 import { lineItemsProperties, lineItemsSource } from '../lines';
 import { currencyField, paymentTermsField } from '../fields';
 import { recurringInvoiceLocator } from '../locators';
-import { contactOrEmailLocator } from '../../shared/records/crm';
+import { contactOrEmailLocator } from '../../SchedulingPlatformCrm/records';
 import { locatorField } from '../../shared/locators';
 
 /**

@@ -4,7 +4,7 @@ import { dateTime } from '../../shared/dates';
 import { getManyFields } from '../../shared/getMany';
 import type { ResourceDefinitions } from '../../shared/types';
 import { conversationLocator } from '../locators';
-import { CONVERSATIONS_PATH, CONVERSATION_PATH, conversationStatusField } from '../../shared/records/messenger';
+import { CONVERSATIONS_PATH, CONVERSATION_PATH, conversationStatusField } from '../records';
 
 /**
  * Conversation (api-reference §4): a contact's thread on the messenger channel. Get Many is an offset list

@@ -4,7 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { InputProblem } from '../../shared/inputChecks';
 import type { InputReader, OperationCall, ResourceDefinitions } from '../../shared/types';
 import { conversationLocator, templateLocator } from '../locators';
-import { CONVERSATION_PATH, MESSAGES_PATH, TEMPLATES_PATH } from '../../shared/records/messenger';
+import { CONVERSATION_PATH, MESSAGES_PATH, TEMPLATES_PATH } from '../records';
 
 /**
  * Message → Send (api-reference §4): to exactly one recipient (Send To shows one field; the hidden ones are not

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { getManyFields } from '../../shared/getMany';
 import type { ResourceDefinitions } from '../../shared/types';
-import { TEMPLATES_PATH } from '../../shared/records/messenger';
+import { TEMPLATES_PATH } from '../records';
 
 /**
  * Template (api-reference §4): the company's message templates, the only messages the API accepts while a

@@ -7,7 +7,7 @@ import { userLocator } from '../../shared/locators';
 import type { ParamSource, ResourceDefinitions } from '../../shared/types';
 import { templateLocator } from '../locators';
 import { queueTypeOptions } from './queue';
-import { channelOptions } from '../../shared/records/channels';
+import { channelOptions } from '../../SchedulingPlatform/records';
 
 /**
  * Meeting Type Template (api-reference §7, Beta): meeting settings a team reuses. Its name is `meetingInfo.name` (there

@@ -5,7 +5,7 @@ import { emailList } from '../../shared/inputChecks';
 import { jsonOf } from '../../shared/json';
 import type { OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
 import { pendingAttendeeLocator } from '../locators';
-import { formAnswers, formAnswersField, nameProblem } from '../../shared/records/attendeeFields';
+import { formAnswers, formAnswersField, nameProblem } from '../../SchedulingPlatform/records';
 
 /**
  * Pending Attendee (api-reference §7, Beta): people who started a booking form and did not finish (numeric IDs),

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { getManyFields } from '../../shared/getMany';
 import type { ResourceDefinitions } from '../../shared/types';
 import { provisionalBookingLocator } from '../locators';
-import { meetingTypeLocator } from '../../shared/records/scheduling';
+import { meetingTypeLocator } from '../../SchedulingPlatform/records';
 
 /**
  * Provisional Booking (api-reference §7, Beta): bookings of meeting types that need the host's approval. Confirm books

@@ -6,7 +6,7 @@ import { userLocator } from '../../shared/locators';
 import type { Converter, OperationCall, ResourceDefinitions } from '../../shared/types';
 import { queueLocator } from '../locators';
 import { changeMembership } from '../membership';
-import { meetingTypeLocator } from '../../shared/records/scheduling';
+import { meetingTypeLocator } from '../../SchedulingPlatform/records';
 
 /**
  * Queue (api-reference §7, Beta): the round-robin queue of a meeting type. Settings go to the meeting type's queue

@@ -29,9 +29,14 @@ const HOW_TO_FIX: Record<number, string> = {
 	429: 'The API\'s limit for this credential (100 requests per minute by default) is shared by every workflow and n8n process that uses it, and others kept it busy for a minute. Run fewer workflows with this credential at the same time, or give them their own credentials; if your plan allows other numbers, set Requests per Minute and Burst in the credential.',
 };
 
-/** Fixes for the API's own sentences, more precise than the per-status fix (first match wins). */
-const SPECIFIC_FIXES: Array<[RegExp, string]> = [
-	// Acting user and credential
+/** Fixes for the API's own sentences (first match wins): pattern, fix. */
+export type ErrorHints = ReadonlyArray<readonly [RegExp, string]>;
+
+/**
+ * Fixes for the API's sentences about the credential and the acting user, which any request may meet; each area's
+ * sentences are in its folder's errorHints.ts, which its node gives the executor (`withHints`).
+ */
+const CREDENTIAL_FIXES: ErrorHints = [
 	[/x-service-api-user-id.*for API key/i, 'Set "Act As User" in the node, or a Default Acting User ID in the API Key credential.'],
 	[/does not belong to company/i, 'The acting user is not a member of the API key\'s company: pick a user of that company in "Act As User" or in the credential\'s Default Acting User ID.'],
 	[/API key has expired/i, 'API keys live 1 to 90 days: create a new key in the dashboard and update the credential.'],
@@ -43,66 +48,6 @@ const SPECIFIC_FIXES: Array<[RegExp, string]> = [
 	[/User management requires a Platform API Key/i, 'Switch the node\'s Authentication to Platform API Key: this operation is not available to Personal Access Tokens.'],
 	[/^Forbidden resource$/i, 'Only admins may do this: use an admin\'s token, or a Platform API key.'],
 	[/access token is not scoped for the (\S+) feature/i, 'Create a Personal Access Token that includes this feature\'s scope, or use a token without scope limits, and update the credential.'],
-	// Scheduling
-	[/requested time slot is not available/i, 'Take a start time from Booking → Get Open Slots for this meeting type (and hosts) in the same time zone; when rescheduling, pass the appointment as Rescheduling Appointment there, or turn on Ignore Availability.'],
-	[/new host is not available/i, 'Pick a host who is free at the appointment\'s time (Handoff → Get Handoff Options shows who is), or turn on Ignore Availability.'],
-	[/cancelled appointment cannot be/i, 'The appointment is cancelled and can no longer be changed: book a new one with Booking → Create (Appointment → Get shows its state).'],
-	[/appointment is already cancelled/i, 'Nothing to do: the appointment was cancelled before (Appointment → Get shows its state).'],
-	[/attendee is already cancelled/i, 'Nothing to do: the attendee was cancelled before (Attendee → Get shows its state).'],
-	[/meeting type is disabled/i, 'Turn the meeting type on with Meeting Type → Update (Enabled), or book another meeting type.'],
-	[/meeting type with this slug already exists/i, 'Slugs are unique within the company: choose another Slug, or leave it empty so the API makes one from the name.'],
-	[/user with this slug already exists/i, 'Slugs are unique within the company: choose another Slug for this user.'],
-	[/user with this email already exists/i, 'Each email belongs to one user: find the existing user with User → Get Many, or create the user with another email.'],
-	[/company owner cannot be deleted/i, 'The company owner stays: delete another user, or transfer the ownership in the dashboard first.'],
-	[/default availability cannot be deleted/i, 'Every user keeps a default availability: change it with Availability → Update instead, or make another availability the default in the dashboard first.'],
-	[/availability is used by a meeting type/i, 'Give the meeting types that use it another availability in the dashboard first, or delete them with Meeting Type → Delete.'],
-	[/guest is already invited/i, 'Nothing to do: this email is already a guest of the appointment.'],
-	[/^Host not found$/i, 'Every host must be a user of the company: pick the hosts from the list, or check their IDs with User → Get Many.'],
-	[/Expected hostIds or queueId/i, 'Pick Hosts, or give a Queue ID, or leave both empty so the node reads them from the meeting type.'],
-	[/Quick mail limit reached/i, 'Each quick mail counts against its attendee for 5 minutes: wait up to 5 minutes before mailing this attendee again, or space the mails out (for example with a Wait node).'],
-	// CRM
-	[/data field named .* already exists/i, 'Data field names are unique: choose another Name (or Label, from which the name is made), or change the existing field with Data Field → Update.'],
-	[/Contact is already on this deal/i, 'Nothing to add: change the contact\'s role with Deal → Update Contact Role instead.'],
-	[/Deal is not open/i, 'Open the deal again with Deal → Reopen first.'],
-	[/Deal is already open/i, 'Nothing to do: only a won or lost deal can be reopened.'],
-	[/Pipeline has deals/i, 'Move its deals to another pipeline with Deal → Update, or delete them, then delete the pipeline.'],
-	[/Too many bulk requests/i, 'The bulk endpoints allow 3 calls per minute per credential, and another workflow or n8n instance used them: run the bulk operations one at a time, or wait a minute.'],
-	[/Exactly one of .*(contactId|crmCompanyId)/i, 'Choose one Parent Type and pick exactly one record of it.'],
-	// Messenger
-	[/24-hour customer-service window is closed/i, 'The contact last wrote more than 24 hours ago, or never: only an approved template can be sent now. Set Type to Template and pick an approved template (Template → Get Many lists them), or set If the Window Is Closed to Send a Template Instead. The window opens again for 24 hours when the contact writes.'],
-	[/Exactly one of phone, userId or conversationId/i, 'Choose one Send To and fill only its field.'],
-	[/Template ".*" \(.*\) is not approved/i, 'Only approved templates can be sent: pick one from the Template list, or wait for the approval (Template → Get Many shows each status).'],
-	[/Template ".*" \(.*\) expects \d+ parameters?/i, 'Give one Template Parameters value per placeholder ({{1}}, {{2}}, ...) of the template, in order: Template → Get Many shows its text and parameterCount.'],
-	[/Template ".*" \(.*\) does not exist/i, 'Pick the template from the Template list, or check its name and language with Template → Get Many.'],
-	// Invoicing
-	[/Only draft documents can be changed/i, 'Finalised documents never change: cancel the invoice (Document → Cancel) and create a corrected one; only drafts can be updated or deleted.'],
-	[/Only draft documents can be finalised/i, 'Nothing to do: the document already has its number (Document → Get shows it).'],
-	[/seller settings lack/i, 'Fill the named settings with Setting → Update of this node (a VAT ID or a Tax Number is enough), then finalise again.'],
-	[/Drafts cannot be sent/i, 'Finalise the document first (Document → Finalise), then send it; or turn on Finalise Draft First in Document → Send.'],
-	[/amount must not be greater than the amount due/i, 'Record at most the amount due (Document → Get shows amountDue). An overpayment is not booked: record the part that settles this invoice and refund or reassign the rest.'],
-	[/Payments are recorded on invoices only/i, 'Convert the offer into an invoice (Document → Convert Offer to Invoice), finalise it, then record the payment there.'],
-	[/Finalise the invoice before recording payments/i, 'Finalise the invoice (Document → Finalise) first.'],
-	[/cancelled; payments cannot be recorded/i, 'The invoice was cancelled: record the payment on the invoice that replaced it.'],
-	[/Invoices with payments cannot be cancelled/i, 'Delete its payments first (Document → Get Payments, then Delete Payment), or keep the invoice and settle the difference with a new document.'],
-	[/Only overdue invoices can be dunned/i, 'Reminders go to sent invoices past their due date with an amount due: Document → Get Many with Status Overdue lists them.'],
-	[/third and last reminder/i, 'Three reminders are the most the API sends: contact the customer or hand the claim to collection.'],
-	[/already converted into invoice/i, 'Nothing to do: continue with the invoice the offer became (its ID is in the message).'],
-	[/Only finalised or sent offers can be converted/i, 'Finalise a draft offer first; a declined or expired offer cannot be converted: create a new offer.'],
-	[/Drafts are deleted, not cancelled/i, 'Delete the draft with Document → Delete instead.'],
-	[/E-invoices exist for invoices only|Drafts have no e-invoice/i, 'Offers have a PDF only (Download PDF); finalise an invoice before downloading its e-invoice.'],
-	[/Only finalised or sent offers can be cancelled/i, 'Delete a draft offer instead; an accepted offer stays with its invoice.'],
-	[/is (cancelled|declined) and cannot be sent/i, 'A cancelled invoice or declined offer is not sent again: send the document that replaced it.'],
-	[/archived product/i, 'Restore the product with Product → Update (Archived off), or pick another product.'],
-	[/runDate must not be after today/i, 'Leave Run Date empty for today, or pick a day that has begun (the API counts days in UTC).'],
-	[/startDate can only change before the first billing run/i, 'Create a new recurring invoice with the new start date, then delete or pause this one.'],
-	[/Only (active|paused) recurring invoices can be/i, 'Nothing to do, or not possible now: Recurring Invoice → Get shows its status (an ended schedule needs a later End Date).'],
-	// Routing
-	[/is not a host of this queue/i, 'Add the user to the queue first (Queue → Add Host), then set their capacity, priority or link.'],
-	[/mainGroupHostId must be a member of the group/i, 'Add the user to the group first (Queue User Group → Add Member), then make them its main host.'],
-	[/queueId is not the queue of this meeting type/i, 'Use the meeting type\'s own queue (its queueId), or leave Hosts and Queue ID empty so the node takes it from the meeting type.'],
-	[/The queue has no hosts/i, 'Add hosts to the queue first (Routing: Queue → Add Host).'],
-	[/The provisional booking is (confirmed|declined_by_host|expired)/i, 'Nothing to decide any more: Provisional Booking → Get Many shows its status.'],
-	[/template is already assigned to this user/i, 'Nothing to do: the user already has a meeting type from this template (Meeting Type → Get Many).'],
 ];
 
 /** HTTP status texts: a body that says only this gives no reason of its own. */
@@ -150,16 +95,38 @@ function reasonForMessage(reasons: string[]): string {
 	return more > 0 ? `${text} (and ${more} more)` : text;
 }
 
-/** How to fix an error answer: the fix for the API's own words when there is one, else the status's. */
-export function howToFix(status: number, words: string, body: IDataObject): string {
+/** The fix for the plan limit or the API's words about the credential, when there is one. */
+function specificFix(status: number, words: string, body: IDataObject): string | undefined {
 	if (status === 403 && body.code === 'PLAN_LIMIT_REACHED') {
 		const feature = body.feature ? ` (${String(body.feature)})` : '';
 		return `Your plan does not include this feature${feature}: upgrade the plan in the dashboard, or ask the company owner to.`;
 	}
-	const specific = SPECIFIC_FIXES.find(([pattern]) => pattern.test(words));
-	if (specific) return specific[1];
+	return CREDENTIAL_FIXES.find(([pattern]) => pattern.test(words))?.[1];
+}
+
+/** The fix for an HTTP status. */
+function statusFix(status: number): string {
 	if (status >= 500) return 'This is a problem on the API side. Try again later; if it persists, contact the platform\'s support.';
 	return HOW_TO_FIX[status] ?? 'Check the request and try again.';
+}
+
+/** How to fix an error answer: the fix for the API's own words when there is one, else the status's. */
+export function howToFix(status: number, words: string, body: IDataObject): string {
+	return specificFix(status, words, body) ?? statusFix(status);
+}
+
+/** The API's words of the errors whose fix is only the status's, which an area's hints may make precise (`withHints`). */
+const wordsOf = new WeakMap<NodeApiError, string>();
+
+/** The error with the first of the area's hints that matches the API's words as its fix, in the description and the hint. */
+export function withHints<T extends Error>(error: T, hints: ErrorHints): T {
+	const words = error instanceof NodeApiError ? wordsOf.get(error) : undefined;
+	const fix = words === undefined ? undefined : hints.find(([pattern]) => pattern.test(words))?.[1];
+	if (!fix || !(error instanceof NodeApiError)) return error;
+	const before = String(error.context.hint ?? '');
+	if (error.description?.endsWith(before)) error.description = `${error.description.slice(0, error.description.length - before.length)}${fix}`;
+	error.context.hint = fix;
+	return error;
 }
 
 /** The text with every secret replaced, and objects and lists with every text inside them. */
@@ -184,7 +151,8 @@ export function apiErrorFromResponse(
 	const data: IDataObject = body && typeof body === 'object' ? (body as IDataObject) : {};
 	const reasons = apiReasons(body);
 	const happened = WHAT_HAPPENED[status] ?? (status >= 500 ? 'The API failed with a server error' : 'The API answered with an error');
-	const fix = howToFix(status, reasons.join('; '), data);
+	const specific = specificFix(status, reasons.join('; '), data);
+	const fix = specific ?? statusFix(status);
 	const statusText = typeof data.message === 'string' ? data.message.trim() : '';
 	const said = reasons.length || statusText
 		? `The API says: ${sentence(reasons.length ? reasons.join('; ') : statusText)}`
@@ -198,6 +166,7 @@ export function apiErrorFromResponse(
 		itemIndex,
 	});
 	error.context.hint = fix;
+	if (!specific) wordsOf.set(error, reasons.join('; '));
 	declareFailure(error, failureOf(status, options.retryAfterMs));
 	return error;
 }

@@ -1,9 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { TriggerArea } from '../pollingNode';
-import type { TriggerEvent } from '../watch';
-import { enteringList } from '../snapshot';
-import { contactLocator, searchContacts } from '../../records/crm';
+import type { TriggerArea } from '../shared/trigger/pollingNode';
+import type { TriggerEvent } from '../shared/trigger/watch';
+import { enteringList } from '../shared/trigger/snapshot';
+import { contactLocator, searchContacts } from '../SchedulingPlatformCrm/records';
 
 /**
  * Invoicing events (api-reference §6, designed). The document list names no sort and a document names no moment of

@@ -2,11 +2,11 @@ import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunction
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { testSchedulingPlatformCredential } from '../shared/credentialTest';
-import { crmArea } from '../shared/trigger/events/crm';
-import { invoicingArea } from '../shared/trigger/events/invoicing';
-import { messengerArea } from '../shared/trigger/events/messenger';
-import { schedulingArea } from '../shared/trigger/events/scheduling';
-import { signaturesArea } from '../shared/trigger/events/signatures';
+import { crmArea } from '../SchedulingPlatformCrm/events';
+import { invoicingArea } from '../SchedulingPlatformInvoicing/events';
+import { messengerArea } from '../SchedulingPlatformMessenger/events';
+import { schedulingArea } from './events';
+import { signaturesArea } from '../SchedulingPlatformSignatures/events';
 import { eventField, pollTrigger, triggerListSearch, triggerProperties, triggerSubtitle } from '../shared/trigger/pollingNode';
 
 /**

@@ -1,5 +1,5 @@
-import type { TriggerArea } from '../pollingNode';
-import type { WatchedEvent } from '../watch';
+import type { TriggerArea } from '../shared/trigger/pollingNode';
+import type { WatchedEvent } from '../shared/trigger/watch';
 
 /**
  * Signature events (api-reference §5, designed): the list names no sort, so completed requests are read whole on

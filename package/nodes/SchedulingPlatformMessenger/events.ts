@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { TriggerArea } from '../pollingNode';
-import type { WatchedEvent } from '../watch';
-import { CONVERSATIONS_PATH, CONVERSATION_PATH, conversationStatusField } from '../../records/messenger';
+import type { TriggerArea } from '../shared/trigger/pollingNode';
+import type { WatchedEvent } from '../shared/trigger/watch';
+import { CONVERSATIONS_PATH, CONVERSATION_PATH, conversationStatusField } from './records';
 
 /**
  * Messenger events (api-reference §4 and §8, designed): conversations newest first by creation (New

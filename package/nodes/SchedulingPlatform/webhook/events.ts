@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { ApiRequest } from '../shared/transport/request';
+import type { ApiRequest } from '../../shared/transport/request';
 
 /**
  * What the webhook trigger knows of the API (api-reference §9), in one place: the paths, the subscription's fields,

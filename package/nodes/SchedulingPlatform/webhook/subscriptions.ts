@@ -1,10 +1,10 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { checkedParameter } from '../shared/inputChecks';
-import { isLoopbackHost } from '../shared/transport/credentialChecks';
-import { asNodeError, isApiStatus } from '../shared/transport/errors';
-import { apiRequest } from '../shared/transport/request';
+import { checkedParameter } from '../../shared/inputChecks';
+import { isLoopbackHost } from '../../shared/transport/credentialChecks';
+import { asNodeError, isApiStatus } from '../../shared/transport/errors';
+import { apiRequest } from '../../shared/transport/request';
 import type { Subscription } from './events';
 import { SUBSCRIPTION_LIMIT, createSubscription, deleteSubscription, eventsProperty, listSubscriptions, updateSubscription } from './events';
 

@@ -1,11 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { searchUsers } from '../../listSearch';
-import { userLocator } from '../../locators';
-import type { TriggerArea } from '../pollingNode';
-import type { RecordCheck } from '../eventParts';
-import type { WatchedEvent } from '../watch';
-import { pipelineLocator, searchPipelines } from '../../records/crm';
+import { searchUsers } from '../shared/listSearch';
+import { userLocator } from '../shared/locators';
+import type { TriggerArea } from '../shared/trigger/pollingNode';
+import type { RecordCheck } from '../shared/trigger/eventParts';
+import type { WatchedEvent } from '../shared/trigger/watch';
+import { pipelineLocator, searchPipelines } from './records';
 
 /**
  * CRM events (api-reference §3 and §8): contacts and deals newest first by creation. Won and lost deals: the list

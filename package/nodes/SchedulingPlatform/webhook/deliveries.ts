@@ -1,13 +1,13 @@
 import type { IDataObject, INodeProperties, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { checkedParameter, isEmpty, propertyOf, readCheckedParameter } from '../shared/inputChecks';
-import { hashKey } from '../shared/trigger/watermark';
-import { asNodeError, isApiStatus } from '../shared/transport/errors';
-import { apiRequest } from '../shared/transport/request';
+import { checkedParameter, isEmpty, propertyOf, readCheckedParameter } from '../../shared/inputChecks';
+import { hashKey } from '../../shared/trigger/watermark';
+import { asNodeError, isApiStatus } from '../../shared/transport/errors';
+import { apiRequest } from '../../shared/transport/request';
 import type { Delivery } from './events';
 import { chosenEvents } from './subscriptions';
-import { claim, record, release } from './dedupe';
+import { claim, record, release } from '../../shared/trigger/dedupe';
 import { BOOKING_EVENTS, appointmentIdOf, contradiction, deliveryKey, deliveryOf, eventTimeOf, getAppointment, hostsOf, meetingTypeOf, verifiedKey } from './events';
 
 /**

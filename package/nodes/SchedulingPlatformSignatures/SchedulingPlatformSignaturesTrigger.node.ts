@@ -1,28 +1,28 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { invoicingArea } from '../shared/trigger/events/invoicing';
+import { signaturesArea } from './events';
 import { pollingMembers, triggerProperties, triggerSubtitle } from '../shared/trigger/pollingNode';
 
 /**
- * The polling trigger of the Invoicing area (api-reference §6 and §8): n8n lists its events under the Scheduling
- * Platform Invoicing node. How it polls: nodes/shared/trigger/.
+ * The polling trigger of the Signatures area (api-reference §5 and §8): n8n lists its event under the Scheduling
+ * Platform Signatures node. How it polls: nodes/shared/trigger/.
  */
 
-const areas = [invoicingArea];
+const areas = [signaturesArea];
 const properties = triggerProperties(areas);
 const members = pollingMembers(areas, properties);
 
-export class SchedulingPlatformInvoicingTrigger implements INodeType {
+export class SchedulingPlatformSignaturesTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Scheduling Platform Invoicing Trigger',
-		name: 'schedulingPlatformInvoicingTrigger',
+		displayName: 'Scheduling Platform Signatures Trigger',
+		name: 'schedulingPlatformSignaturesTrigger',
 		icon: { light: 'file:../../icons/schedulingPlatform.svg', dark: 'file:../../icons/schedulingPlatform.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: triggerSubtitle(areas),
-		description: 'Create, send and collect offers and invoices, bill recurring invoices and export the books with the Scheduling Platform, and start workflows on paid or overdue invoices and accepted offers (polled)',
-		defaults: { name: 'Scheduling Platform Invoicing Trigger' },
+		description: 'Send PDFs for electronic signature and download the signed PDF with the Scheduling Platform, and start workflows when every signer has signed (polled)',
+		defaults: { name: 'Scheduling Platform Signatures Trigger' },
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

@@ -6,11 +6,11 @@ import { testSchedulingPlatformCredential } from '../shared/credentialTest';
 import { forTheEditor } from '../shared/editorLoaders';
 import { searchActingUsers, searchUsers } from '../shared/listSearch';
 import { userLocator } from '../shared/locators';
-import { control } from './dedupe';
-import { receive } from './deliveries';
-import { BOOKING_EVENTS, eventOptions, eventsProperty } from './events';
-import { subscribe, subscriptionExists, unsubscribe } from './subscriptions';
-import { meetingTypeLocator, searchMeetingTypes } from '../shared/records/scheduling';
+import { control } from '../shared/trigger/dedupe';
+import { receive } from './webhook/deliveries';
+import { BOOKING_EVENTS, eventOptions, eventsProperty } from './webhook/events';
+import { subscribe, subscriptionExists, unsubscribe } from './webhook/subscriptions';
+import { meetingTypeLocator, searchMeetingTypes } from './records';
 
 /**
  * The instant trigger (api-reference §9): a webhook subscription of the company, made when the workflow is

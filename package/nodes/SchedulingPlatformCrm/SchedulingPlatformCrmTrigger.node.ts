@@ -1,7 +1,7 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { crmArea } from '../shared/trigger/events/crm';
+import { crmArea } from './events';
 import { pollingMembers, triggerProperties, triggerSubtitle } from '../shared/trigger/pollingNode';
 
 /**

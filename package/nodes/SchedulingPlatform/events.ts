@@ -1,14 +1,14 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { searchUsers } from '../../listSearch';
-import { userLocator } from '../../locators';
-import type { TriggerArea } from '../pollingNode';
-import type { RecordCheck } from '../eventParts';
-import type { TriggerEvent } from '../watch';
-import type { SnapshotEvent } from '../snapshot';
-import { momentOf } from '../time';
-import { shortHash } from '../watermark';
-import { meetingTypeLocator, searchMeetingTypes } from '../../records/scheduling';
+import { searchUsers } from '../shared/listSearch';
+import { userLocator } from '../shared/locators';
+import type { TriggerArea } from '../shared/trigger/pollingNode';
+import type { RecordCheck } from '../shared/trigger/eventParts';
+import type { TriggerEvent } from '../shared/trigger/watch';
+import type { SnapshotEvent } from '../shared/trigger/snapshot';
+import { momentOf } from '../shared/trigger/time';
+import { shortHash } from '../shared/trigger/watermark';
+import { meetingTypeLocator, searchMeetingTypes } from './records';
 
 /**
  * Booking events (api-reference §2 Appointment V4 and §8). The list sorts only by `appointment.createdAt` and

@@ -1,0 +1,69 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import type { OperationDefinition, ResourceDefinitions } from './types';
+
+/**
+ * One operation of a resource, declared in one block: its Operation option, what it sends (the definition the executor
+ * runs, types.ts) and the fields the editor shows for it, in order. A field object listed by several operations is one
+ * field, shown for each of them; its own displayOptions (another field's value, a node version) stay as they are.
+ */
+export interface OperationDeclaration extends OperationDefinition {
+	/** The Operation option: its name in the list, what it needs and returns, and its action (the panel's and AI tools' line). */
+	option: { name: string; description: string; action: string };
+	fields?: INodeProperties[];
+}
+
+export interface ResourceDeclaration {
+	/** The operation a new node of this resource starts with. */
+	default: string;
+	operations: Record<string, OperationDeclaration>;
+}
+
+/** The resource's definitions (for the executor) and its properties (the Operation field, then the fields), built from its declarations. */
+export function declareResource(resource: string, { default: start, operations }: ResourceDeclaration): { definitions: ResourceDefinitions; properties: INodeProperties[] } {
+	const entries = Object.entries(operations);
+	const definitions = Object.fromEntries(entries.map(([value, { option, fields, ...definition }]) => [value, definition]));
+	const options: INodePropertyOptions[] = entries
+		.map(([value, { option }]) => ({ name: option.name, value, description: option.description, action: option.action }))
+		.sort((a, b) => a.name.localeCompare(b.name));
+	const operation: INodeProperties = {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options,
+		default: start,
+	};
+	return { definitions, properties: [operation, ...fieldsOf(resource, entries)] };
+}
+
+/**
+ * Each field once, shown for the operations that list it, in an order that keeps each operation's own order of its
+ * fields (where operations list shared fields in contradicting orders, the declaration is refused at load).
+ */
+function fieldsOf(resource: string, entries: Array<[string, OperationDeclaration]>): INodeProperties[] {
+	const shownFor = new Map<INodeProperties, string[]>();
+	const before = new Map<INodeProperties, Set<INodeProperties>>();
+	for (const [value, { fields = [] }] of entries) {
+		fields.forEach((field, index) => {
+			if (field.displayOptions?.show?.resource || field.displayOptions?.show?.operation) {
+				throw new Error(`${resource}: the field "${field.name}" names its resources or operations; list it in the operations' blocks instead`);
+			}
+			shownFor.set(field, [...(shownFor.get(field) ?? []), value]);
+			if (!before.has(field)) before.set(field, new Set());
+			if (index > 0) before.get(field)!.add(fields[index - 1]);
+		});
+	}
+	const pending = [...shownFor.keys()];
+	const placed = new Set<INodeProperties>();
+	while (pending.length) {
+		const next = pending.findIndex((field) => [...before.get(field)!].every((earlier) => placed.has(earlier)));
+		if (next < 0) throw new Error(`${resource}: its operations list the fields ${pending.map((field) => `"${field.name}"`).join(', ')} in contradicting orders`);
+		placed.add(pending.splice(next, 1)[0]);
+	}
+	return [...placed].map((field) => ({
+		...field,
+		displayOptions: { ...field.displayOptions, show: { resource: [resource], operation: shownFor.get(field)!, ...field.displayOptions?.show } },
+	}));
+}
