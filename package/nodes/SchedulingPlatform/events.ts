@@ -2,9 +2,8 @@ import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow'
 
 import { searchUsers } from '../shared/listSearch';
 import { userLocator } from '../shared/locators';
-import type { TriggerArea } from '../shared/trigger/pollingNode';
+import { declareArea } from '../shared/trigger/pollingNode';
 import type { RecordCheck } from '../shared/trigger/eventParts';
-import type { TriggerEvent } from '../shared/trigger/watch';
 import type { SnapshotEvent } from '../shared/trigger/snapshot';
 import { momentOf } from '../shared/trigger/time';
 import { shortHash } from '../shared/trigger/watermark';
@@ -73,149 +72,156 @@ function changeEvent(ctx: IPollFunctions, noun: string, rule: Pick<SnapshotEvent
 /** Where and how often an appointment was moved: its start and reschedule count, in 4 characters. */
 const whenPrint = (appointment: IDataObject) => shortHash(`${String(appointment.start)}|${String(appointment.rescheduleCount ?? 0)}`, 4);
 
-const bookingEvents: Record<string, TriggerEvent> = {
-	newBooking: {
-		noun: 'booking',
-		list: { path: APPOINTMENTS, qs: { sortBy: 'appointment.createdAt', sortDirection: 'DESC' }, pagination },
-		filters,
-		filterRecords,
-		happenedAt: (appointment) => appointment.createdAt,
-		detail,
-	},
-	/** Cancelled now and not at the last poll; new to the window: cancelled after the last poll. */
-	bookingCancelled: (ctx) =>
-		changeEvent(ctx, 'cancelled booking', {
-			print: (appointment) => (appointment.isCancelled === true ? 'C' : 'O'),
-			printWidth: 1,
-			fired: (appointment, before, since) => appointment.isCancelled === true && (before !== undefined ? before === 'O' : (momentOf(cancelledAt(appointment)) ?? -Infinity) > since),
-			happenedAt: (appointment) => cancelledAt(appointment) ?? appointment.updatedAt,
-		}),
-	/** Its start or reschedule count changed since the last poll; new to the window: rescheduled after the last poll. Not when cancelled. */
-	bookingRescheduled: (ctx) =>
-		changeEvent(ctx, 'rescheduled booking', {
-			print: whenPrint,
-			printWidth: 4,
-			fired: (appointment, before, since) =>
-				live(appointment) &&
-				(before !== undefined
-					? before !== whenPrint(appointment)
-					: Number(appointment.rescheduleCount ?? 0) > 0 && (momentOf(appointment.rescheduledAt) ?? -Infinity) > since),
-			happenedAt: (appointment) => (Number(appointment.rescheduleCount ?? 0) > 0 ? appointment.rescheduledAt : undefined),
-		}),
-	/**
-	 * N minutes before the start; booked (or moved) later than that: when booked or moved. A move to another start is
-	 * a new occurrence (key id + start), so the new time is announced too.
-	 */
-	appointmentStartingSoon: (ctx) => {
-		const minutes = ctx.getNodeParameter('minutesBefore', 15) as number;
-		const lead = minutes * MINUTE;
-		return {
-			noun: 'appointment starting soon',
-			list: { path: APPOINTMENTS, qs: byStart, pagination },
-			unordered: true,
-			settings: { minutes },
-			range: (since, now) => ({ start: iso(since ?? now), end: iso(now + lead + CLOCK_SLACK) }),
-			filters,
-			filterRecords,
-			happenedAt: (appointment) => {
-				const start = momentOf(appointment.start);
-				if (!live(appointment) || start === undefined) return undefined;
-				return iso(Math.max(start - lead, momentOf(appointment.createdAt) ?? -Infinity, momentOf(appointment.rescheduledAt) ?? -Infinity));
-			},
-			key: (appointment) => `${String(appointment.id)}:${String(appointment.start)}`,
-			detail,
-		};
-	},
-	appointmentEnded: {
-		noun: 'ended appointment',
-		list: { path: APPOINTMENTS, qs: byStart, pagination },
-		unordered: true,
-		range: (since, now) => ({ start: iso((since ?? now) - LONGEST_MEETING), end: iso(now + CLOCK_SLACK) }),
-		filters,
-		filterRecords,
-		happenedAt: (appointment) => (live(appointment) ? appointment.end : undefined),
-		detail,
-	},
+const minutesBefore: INodeProperties = {
+	displayName: 'Minutes Before Start',
+	name: 'minutesBefore',
+	type: 'number',
+	default: 15,
+	typeOptions: { minValue: 1, maxValue: 1440, numberPrecision: 0 },
+	description: 'How many minutes before its start an appointment fires. One booked later than that fires when it is booked.',
 };
 
-const bookingEventOptions = [
-	{ name: 'New Booking', value: 'newBooking', description: 'A booking is made (an appointment is created)' },
-	{ name: 'Booking Cancelled', value: 'bookingCancelled', description: 'A booking in the watched window is cancelled' },
-	{ name: 'Booking Rescheduled', value: 'bookingRescheduled', description: 'A booking in the watched window moves to another time (each move fires once)' },
-	{ name: 'Appointment Starting Soon', value: 'appointmentStartingSoon', description: 'An appointment starts within the chosen minutes (not cancelled ones)' },
-	{ name: 'Appointment Ended', value: 'appointmentEnded', description: 'An appointment has ended (not cancelled ones)' },
-];
+const bookingFilters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'bookingFilters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		{
+			displayName: 'Meeting Type',
+			name: 'meetingType',
+			type: 'resourceLocator',
+			default: { mode: 'list', value: '' },
+			description: 'Only bookings of this meeting type',
+			...meetingTypeLocator,
+		},
+		{
+			displayName: 'Host',
+			name: 'host',
+			type: 'resourceLocator',
+			default: { mode: 'list', value: '' },
+			description: 'Only bookings this user hosts. Watching another user than yourself needs an admin.',
+			...userLocator,
+		},
+	],
+};
 
-const bookingFilterProperties: INodeProperties[] = [
-	{
-		displayName: 'Minutes Before Start',
-		name: 'minutesBefore',
-		type: 'number',
-		default: 15,
-		typeOptions: { minValue: 1, maxValue: 1440, numberPrecision: 0 },
-		description: 'How many minutes before its start an appointment fires. One booked later than that fires when it is booked.',
-		displayOptions: { show: { event: ['appointmentStartingSoon'] } },
-	},
-	{
-		displayName: 'Filters',
-		name: 'bookingFilters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show: { event: bookingEventOptions.map((option) => option.value) } },
-		options: [
-			{
-				displayName: 'Meeting Type',
-				name: 'meetingType',
-				type: 'resourceLocator',
-				default: { mode: 'list', value: '' },
-				description: 'Only bookings of this meeting type',
-				...meetingTypeLocator,
-			},
-			{
-				displayName: 'Host',
-				name: 'host',
-				type: 'resourceLocator',
-				default: { mode: 'list', value: '' },
-				description: 'Only bookings this user hosts. Watching another user than yourself needs an admin.',
-				...userLocator,
-			},
-		],
-	},
-	{
-		displayName: 'Watched Window',
-		name: 'windowOptions',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: { event: ['bookingCancelled', 'bookingRescheduled'] } },
-		options: [
-			{
-				displayName: 'Days Ahead',
-				name: 'aheadDays',
-				type: 'number',
-				default: 90,
-				typeOptions: { minValue: 1, maxValue: 365, numberPrecision: 0 },
-				description:
-					'Watch appointments that start up to this many days from now. Each poll reads the window: one request per 100 appointments in it, at most 100 (the 10,000 that start first are watched), and about 12 bytes of stored state per appointment, at most 2,000 remembered (others fire by their own time of cancellation or move). Past a bound the log warns.',
-			},
-			{
-				displayName: 'Days Back',
-				name: 'pastDays',
-				type: 'number',
-				default: 1,
-				typeOptions: { minValue: 0, maxValue: 30, numberPrecision: 0 },
-				description: 'Watch appointments that started up to this many days ago too',
-			},
-		],
-	},
-];
+const windowOptions: INodeProperties = {
+	displayName: 'Watched Window',
+	name: 'windowOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Days Ahead',
+			name: 'aheadDays',
+			type: 'number',
+			default: 90,
+			typeOptions: { minValue: 1, maxValue: 365, numberPrecision: 0 },
+			description:
+				'Watch appointments that start up to this many days from now. Each poll reads the window: one request per 100 appointments in it, at most 100 (the 10,000 that start first are watched), and about 12 bytes of stored state per appointment, at most 2,000 remembered (others fire by their own time of cancellation or move). Past a bound the log warns.',
+		},
+		{
+			displayName: 'Days Back',
+			name: 'pastDays',
+			type: 'number',
+			default: 1,
+			typeOptions: { minValue: 0, maxValue: 30, numberPrecision: 0 },
+			description: 'Watch appointments that started up to this many days ago too',
+		},
+	],
+};
 
 /** The Scheduling Platform Trigger's events. */
-export const schedulingArea: TriggerArea = {
-	events: bookingEvents,
-	options: bookingEventOptions,
-	filters: bookingFilterProperties,
-	fullRecord: ['newBooking', 'appointmentStartingSoon', 'appointmentEnded'],
-	listSearch: { searchUsers, searchMeetingTypes },
-};
+export const schedulingArea = declareArea(
+	{
+		newBooking: {
+			option: { name: 'New Booking', description: 'A booking is made (an appointment is created)' },
+			read: {
+				noun: 'booking',
+				list: { path: APPOINTMENTS, qs: { sortBy: 'appointment.createdAt', sortDirection: 'DESC' }, pagination },
+				filters,
+				filterRecords,
+				happenedAt: (appointment) => appointment.createdAt,
+				detail,
+			},
+			fields: [bookingFilters],
+			fullRecord: true,
+		},
+		/** Cancelled now and not at the last poll; new to the window: cancelled after the last poll. */
+		bookingCancelled: {
+			option: { name: 'Booking Cancelled', description: 'A booking in the watched window is cancelled' },
+			read: (ctx) =>
+				changeEvent(ctx, 'cancelled booking', {
+					print: (appointment) => (appointment.isCancelled === true ? 'C' : 'O'),
+					printWidth: 1,
+					fired: (appointment, before, since) => appointment.isCancelled === true && (before !== undefined ? before === 'O' : (momentOf(cancelledAt(appointment)) ?? -Infinity) > since),
+					happenedAt: (appointment) => cancelledAt(appointment) ?? appointment.updatedAt,
+				}),
+			fields: [bookingFilters, windowOptions],
+		},
+		/** Its start or reschedule count changed since the last poll; new to the window: rescheduled after the last poll. Not when cancelled. */
+		bookingRescheduled: {
+			option: { name: 'Booking Rescheduled', description: 'A booking in the watched window moves to another time (each move fires once)' },
+			read: (ctx) =>
+				changeEvent(ctx, 'rescheduled booking', {
+					print: whenPrint,
+					printWidth: 4,
+					fired: (appointment, before, since) =>
+						live(appointment) &&
+						(before !== undefined
+							? before !== whenPrint(appointment)
+							: Number(appointment.rescheduleCount ?? 0) > 0 && (momentOf(appointment.rescheduledAt) ?? -Infinity) > since),
+					happenedAt: (appointment) => (Number(appointment.rescheduleCount ?? 0) > 0 ? appointment.rescheduledAt : undefined),
+				}),
+			fields: [bookingFilters, windowOptions],
+		},
+		/**
+		 * N minutes before the start; booked (or moved) later than that: when booked or moved. A move to another start is
+		 * a new occurrence (key id + start), so the new time is announced too.
+		 */
+		appointmentStartingSoon: {
+			option: { name: 'Appointment Starting Soon', description: 'An appointment starts within the chosen minutes (not cancelled ones)' },
+			read: (ctx) => {
+				const minutes = ctx.getNodeParameter('minutesBefore', 15) as number;
+				const lead = minutes * MINUTE;
+				return {
+					noun: 'appointment starting soon',
+					list: { path: APPOINTMENTS, qs: byStart, pagination },
+					unordered: true,
+					settings: { minutes },
+					range: (since, now) => ({ start: iso(since ?? now), end: iso(now + lead + CLOCK_SLACK) }),
+					filters,
+					filterRecords,
+					happenedAt: (appointment) => {
+						const start = momentOf(appointment.start);
+						if (!live(appointment) || start === undefined) return undefined;
+						return iso(Math.max(start - lead, momentOf(appointment.createdAt) ?? -Infinity, momentOf(appointment.rescheduledAt) ?? -Infinity));
+					},
+					key: (appointment) => `${String(appointment.id)}:${String(appointment.start)}`,
+					detail,
+				};
+			},
+			fields: [minutesBefore, bookingFilters],
+			fullRecord: true,
+		},
+		appointmentEnded: {
+			option: { name: 'Appointment Ended', description: 'An appointment has ended (not cancelled ones)' },
+			read: {
+				noun: 'ended appointment',
+				list: { path: APPOINTMENTS, qs: byStart, pagination },
+				unordered: true,
+				range: (since, now) => ({ start: iso((since ?? now) - LONGEST_MEETING), end: iso(now + CLOCK_SLACK) }),
+				filters,
+				filterRecords,
+				happenedAt: (appointment) => (live(appointment) ? appointment.end : undefined),
+				detail,
+			},
+			fields: [bookingFilters],
+			fullRecord: true,
+		},
+	},
+	{ searchUsers, searchMeetingTypes },
+);

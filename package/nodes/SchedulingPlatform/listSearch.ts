@@ -8,8 +8,8 @@ import type { SlotAnswer } from './resources/booking';
 import { SLOT_LIST_DAYS, defaultHosts, meetingTypeRequest, openSlots } from './resources/booking';
 
 /**
- * "From List" loaders of the scheduling resources (availabilities, appointments, open slots; meeting types:
- * nodes/shared/records/scheduling.ts); users are shared.
+ * "From List" loaders of the scheduling resources (availabilities, appointments, open slots; meeting types: records.ts);
+ * users: shared/listSearch.ts, the acting user's list.
  */
 
 export async function searchAvailabilities(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {

@@ -1,6 +1,6 @@
 import { locator } from '../shared/locators';
 
-/** Resource locators of the scheduling resources (their loaders in listSearch.ts; meeting types: nodes/shared/records/scheduling.ts). */
+/** Resource locators of the scheduling resources (their loaders in listSearch.ts; meeting types: records.ts). */
 
 export const appointmentLocator = locator('searchAppointments', 'Appointment ID');
 

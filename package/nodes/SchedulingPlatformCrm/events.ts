@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { searchUsers } from '../shared/listSearch';
 import { userLocator } from '../shared/locators';
-import type { TriggerArea } from '../shared/trigger/pollingNode';
+import { declareArea } from '../shared/trigger/pollingNode';
 import type { RecordCheck } from '../shared/trigger/eventParts';
 import type { WatchedEvent } from '../shared/trigger/watch';
 import { pipelineLocator, searchPipelines } from './records';
@@ -38,38 +38,6 @@ const closed = (flag: 'isWon' | 'isLost', field: 'wonAt' | 'lostAt'): WatchedEve
 	detail: dealDetail,
 });
 
-const crmEvents: Record<string, WatchedEvent> = {
-	newContact: {
-		noun: 'contact',
-		list: {
-			path: '/crm',
-			qs: { sortBy: 'createdAt', sortOrder: 'DESC' },
-			pagination: { style: 'page1', pick: (answer) => (((answer as IDataObject).result ?? []) as IDataObject[]).map(contactOfRow) },
-		},
-		filters: { ownerId: 'contactFilters.owner' },
-		filterRecords: { 'contactFilters.owner': userCheck },
-		happenedAt: (contact) => contact.createdAt,
-		detail: { path: '/crm/details', qs: (contact) => ({ contactId: contact.id }), pick: (answer) => contactOfRow(answer as IDataObject) },
-	},
-	newDeal: {
-		noun: 'deal',
-		list: { path: '/crm/deals', qs: { sortBy: 'createdAt', sortOrder: 'DESC' }, pagination: dealPagination },
-		filters: dealFilters,
-		filterRecords: dealFilterRecords,
-		happenedAt: (deal) => deal.createdAt,
-		detail: dealDetail,
-	},
-	dealWon: closed('isWon', 'wonAt'),
-	dealLost: closed('isLost', 'lostAt'),
-};
-
-const crmEventOptions = [
-	{ name: 'New Contact', value: 'newContact', description: 'A CRM contact is created (also by a booking or an import)' },
-	{ name: 'New Deal', value: 'newDeal', description: 'A deal is created' },
-	{ name: 'Deal Won', value: 'dealWon', description: 'A deal is marked as won' },
-	{ name: 'Deal Lost', value: 'dealLost', description: 'A deal is marked as lost' },
-];
-
 const ownerField = (description: string): INodeProperties => ({
 	displayName: 'Owner',
 	name: 'owner',
@@ -79,42 +47,69 @@ const ownerField = (description: string): INodeProperties => ({
 	...userLocator,
 });
 
-const crmFilterProperties: INodeProperties[] = [
-	{
-		displayName: 'Filters',
-		name: 'contactFilters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show: { event: ['newContact'] } },
-		options: [ownerField('Only contacts this user owns')],
-	},
-	{
-		displayName: 'Filters',
-		name: 'dealFilters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show: { event: ['newDeal', 'dealWon', 'dealLost'] } },
-		options: [
-			{
-				displayName: 'Pipeline',
-				name: 'pipeline',
-				type: 'resourceLocator',
-				default: { mode: 'list', value: '' },
-				description: 'Only deals of this pipeline',
-				...pipelineLocator,
-			},
-			ownerField('Only deals this user owns'),
-		],
-	},
-];
+const contactFilters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'contactFilters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [ownerField('Only contacts this user owns')],
+};
+
+const dealFilterField: INodeProperties = {
+	displayName: 'Filters',
+	name: 'dealFilters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		{
+			displayName: 'Pipeline',
+			name: 'pipeline',
+			type: 'resourceLocator',
+			default: { mode: 'list', value: '' },
+			description: 'Only deals of this pipeline',
+			...pipelineLocator,
+		},
+		ownerField('Only deals this user owns'),
+	],
+};
 
 /** The Scheduling Platform CRM Trigger's events. */
-export const crmArea: TriggerArea = {
-	events: crmEvents,
-	options: crmEventOptions,
-	filters: crmFilterProperties,
-	fullRecord: Object.keys(crmEvents),
-	listSearch: { searchUsers, searchPipelines },
-};
+export const crmArea = declareArea(
+	{
+		newContact: {
+			option: { name: 'New Contact', description: 'A CRM contact is created (also by a booking or an import)' },
+			read: {
+				noun: 'contact',
+				list: {
+					path: '/crm',
+					qs: { sortBy: 'createdAt', sortOrder: 'DESC' },
+					pagination: { style: 'page1', pick: (answer) => (((answer as IDataObject).result ?? []) as IDataObject[]).map(contactOfRow) },
+				},
+				filters: { ownerId: 'contactFilters.owner' },
+				filterRecords: { 'contactFilters.owner': userCheck },
+				happenedAt: (contact) => contact.createdAt,
+				detail: { path: '/crm/details', qs: (contact) => ({ contactId: contact.id }), pick: (answer) => contactOfRow(answer as IDataObject) },
+			},
+			fields: [contactFilters],
+			fullRecord: true,
+		},
+		newDeal: {
+			option: { name: 'New Deal', description: 'A deal is created' },
+			read: {
+				noun: 'deal',
+				list: { path: '/crm/deals', qs: { sortBy: 'createdAt', sortOrder: 'DESC' }, pagination: dealPagination },
+				filters: dealFilters,
+				filterRecords: dealFilterRecords,
+				happenedAt: (deal) => deal.createdAt,
+				detail: dealDetail,
+			},
+			fields: [dealFilterField],
+			fullRecord: true,
+		},
+		dealWon: { option: { name: 'Deal Won', description: 'A deal is marked as won' }, read: closed('isWon', 'wonAt'), fields: [dealFilterField], fullRecord: true },
+		dealLost: { option: { name: 'Deal Lost', description: 'A deal is marked as lost' }, read: closed('isLost', 'lostAt'), fields: [dealFilterField], fullRecord: true },
+	},
+	{ searchUsers, searchPipelines },
+);

@@ -10,7 +10,7 @@ import { settingsRequest } from './customFields';
 import { DATA_FIELD_ITEMS } from './resources/dataField';
 import { LOST_REASON_SETTINGS } from './resources/lostReason';
 
-/** "From List" loaders and dropdowns of the CRM node's own records (contacts, companies, deals, pipelines: nodes/shared/records/crm.ts). */
+/** "From List" loaders and dropdowns of the CRM node's own records (contacts, companies, deals, pipelines: records.ts). */
 
 /** Tasks by title, the earliest due first ("done" when completed); the API has no search, so each page is filtered here. */
 export async function searchTasks(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {

@@ -1,5 +1,5 @@
 import { locator } from '../shared/locators';
 
-/** Resource locators of the CRM node's own records (its loaders in listSearch.ts; contacts, companies, deals and pipelines: nodes/shared/records/crm.ts). */
+/** Resource locators of the CRM node's own records (its loaders in listSearch.ts; contacts, companies, deals and pipelines: records.ts, which other areas use too). */
 
 export const taskLocator = locator('searchTasks', 'Task ID');

@@ -1,7 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { TriggerArea } from '../shared/trigger/pollingNode';
-import type { TriggerEvent } from '../shared/trigger/watch';
+import { declareArea } from '../shared/trigger/pollingNode';
 import { enteringList } from '../shared/trigger/snapshot';
 import { contactLocator, searchContacts } from '../SchedulingPlatformCrm/records';
 
@@ -38,74 +37,75 @@ const paidKey = (invoice: IDataObject) => `${String(invoice.id)}:${String(invoic
 
 const documentList = (qs: IDataObject) => ({ path: '/invoicing/documents', qs, pagination: documentPagination });
 
-const invoicingEvents: Record<string, TriggerEvent> = {
-	/**
-	 * Each paidAt of an invoice is one payment in full: a payment deleted and recorded anew with another date fires
-	 * again, whether or not a poll saw the invoice unpaid in between; one recorded anew with the same date does not.
-	 */
-	invoicePaid: enteringList({
-		noun: 'paid invoice',
-		list: documentList({ type: 'invoice', status: 'paid' }),
-		filters,
-		filterRecords,
-		happenedAt: (invoice) => invoice.paidAt ?? undefined,
-		key: paidKey,
-		keyName: 'paidAt',
-		keepLeft: true,
-		carryOver: paidKey,
-		detail,
-	}),
-	invoiceOverdue: enteringList({
-		noun: 'overdue invoice',
-		list: documentList({ type: 'invoice', status: 'overdue' }),
-		filters,
-		filterRecords,
-		happenedAt: overdueSince,
-		carryOver: (invoice) => `${String(invoice.id)}:${String(invoice.dueDate)}`,
-		detail,
-	}),
-	offerAccepted: enteringList({
-		noun: 'accepted offer',
-		list: documentList({ type: 'offer', status: 'accepted' }),
-		filters,
-		filterRecords,
-		happenedAt: (offer) => offer.updatedAt,
-		carryOver: (offer) => String(offer.id),
-		detail,
-	}),
+const invoiceFilters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'invoiceFilters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [{ displayName: 'Contact', name: 'contact', type: 'resourceLocator', default: { mode: 'list', value: '' }, description: 'Only documents of this CRM contact', ...contactLocator }],
 };
 
-const invoicingEventOptions = [
-	{ name: 'Invoice Paid', value: 'invoicePaid', description: 'An invoice is paid in full' },
-	{ name: 'Invoice Overdue', value: 'invoiceOverdue', description: 'A sent invoice is past its due date with an amount due' },
-	{ name: 'Offer Accepted', value: 'offerAccepted', description: 'An offer is converted into an invoice' },
-];
-
-const invoicingFilterProperties: INodeProperties[] = [
-	{
-		displayName: 'Filters',
-		name: 'invoiceFilters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show: { event: ['invoicePaid', 'invoiceOverdue', 'offerAccepted'] } },
-		options: [{ displayName: 'Contact', name: 'contact', type: 'resourceLocator', default: { mode: 'list', value: '' }, description: 'Only documents of this CRM contact', ...contactLocator }],
-	},
-	{
-		displayName:
-			'Each document fires once when it reaches the status, however it changes later (sent again, reminders); Invoice Paid fires once for each payment date (paidAt) of an invoice paid in full. Each poll reads every document in the status (one request per 100) and remembers their IDs: 9 bytes of stored state each, at most 2,000 documents (beyond that, see the Triggers page of the manual, docs/triggers.md).',
-		name: 'documentsNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { event: ['invoicePaid', 'invoiceOverdue', 'offerAccepted'] } },
-	},
-];
+const documentsNotice: INodeProperties = {
+	displayName:
+		'Each document fires once when it reaches the status, however it changes later (sent again, reminders); Invoice Paid fires once for each payment date (paidAt) of an invoice paid in full. Each poll reads every document in the status (one request per 100) and remembers their IDs: 9 bytes of stored state each, at most 2,000 documents (beyond that, see the Triggers page of the manual, docs/triggers.md).',
+	name: 'documentsNotice',
+	type: 'notice',
+	default: '',
+};
 
 /** The Scheduling Platform Invoicing Trigger's events. */
-export const invoicingArea: TriggerArea = {
-	events: invoicingEvents,
-	options: invoicingEventOptions,
-	filters: invoicingFilterProperties,
-	fullRecord: Object.keys(invoicingEvents),
-	listSearch: { searchContacts },
-};
+export const invoicingArea = declareArea(
+	{
+		/**
+		 * Each paidAt of an invoice is one payment in full: a payment deleted and recorded anew with another date fires
+		 * again, whether or not a poll saw the invoice unpaid in between; one recorded anew with the same date does not.
+		 */
+		invoicePaid: {
+			option: { name: 'Invoice Paid', description: 'An invoice is paid in full' },
+			read: enteringList({
+				noun: 'paid invoice',
+				list: documentList({ type: 'invoice', status: 'paid' }),
+				filters,
+				filterRecords,
+				happenedAt: (invoice) => invoice.paidAt ?? undefined,
+				key: paidKey,
+				keyName: 'paidAt',
+				keepLeft: true,
+				carryOver: paidKey,
+				detail,
+			}),
+			fields: [invoiceFilters, documentsNotice],
+			fullRecord: true,
+		},
+		invoiceOverdue: {
+			option: { name: 'Invoice Overdue', description: 'A sent invoice is past its due date with an amount due' },
+			read: enteringList({
+				noun: 'overdue invoice',
+				list: documentList({ type: 'invoice', status: 'overdue' }),
+				filters,
+				filterRecords,
+				happenedAt: overdueSince,
+				carryOver: (invoice) => `${String(invoice.id)}:${String(invoice.dueDate)}`,
+				detail,
+			}),
+			fields: [invoiceFilters, documentsNotice],
+			fullRecord: true,
+		},
+		offerAccepted: {
+			option: { name: 'Offer Accepted', description: 'An offer is converted into an invoice' },
+			read: enteringList({
+				noun: 'accepted offer',
+				list: documentList({ type: 'offer', status: 'accepted' }),
+				filters,
+				filterRecords,
+				happenedAt: (offer) => offer.updatedAt,
+				carryOver: (offer) => String(offer.id),
+				detail,
+			}),
+			fields: [invoiceFilters, documentsNotice],
+			fullRecord: true,
+		},
+	},
+	{ searchContacts },
+);

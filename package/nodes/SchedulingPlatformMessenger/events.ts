@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { TriggerArea } from '../shared/trigger/pollingNode';
-import type { WatchedEvent } from '../shared/trigger/watch';
+import { declareArea } from '../shared/trigger/pollingNode';
 import { CONVERSATIONS_PATH, CONVERSATION_PATH, conversationStatusField } from './records';
 
 /**
@@ -14,62 +13,58 @@ import { CONVERSATIONS_PATH, CONVERSATION_PATH, conversationStatusField } from '
 const pagination = { style: 'offset', itemsKey: 'conversations' } as const;
 const filters = { status: 'conversationFilters.status', label: 'conversationFilters.label' };
 
-const messengerEvents: Record<string, WatchedEvent> = {
-	newConversation: {
-		noun: 'conversation',
-		list: { path: CONVERSATIONS_PATH, qs: { sortBy: 'createdAt', sortOrder: 'desc' }, pagination },
-		filters,
-		sinceParam: 'createdAfter',
-		happenedAt: (conversation) => conversation.createdAt,
-		detail: { path: CONVERSATION_PATH },
-	},
-	newInboundMessage: {
-		noun: 'inbound message',
-		list: { path: CONVERSATIONS_PATH, qs: { sortBy: 'lastMessageAt', sortOrder: 'desc' }, pagination },
-		filters,
-		within: {
-			path: `${CONVERSATION_PATH}/messages`,
-			pagination: { style: 'cursor', itemsKey: 'messages', cursorParam: 'before' },
-			keep: (message) => message.direction === 'inbound',
-			parentKey: 'conversation',
+const conversationFilters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'conversationFilters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		{
+			displayName: 'Label',
+			name: 'label',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. lead',
+			description: 'Only conversations with this label',
 		},
-		happenedAt: (message) => message.createdAt,
-		sortedBy: (conversation) => conversation.lastMessageAt,
-	},
+		{ ...conversationStatusField, description: 'Only conversations in this status' },
+	],
 };
-
-const messengerEventOptions = [
-	{ name: 'New Conversation', value: 'newConversation', description: 'A messenger conversation starts' },
-	{ name: 'New Inbound Message', value: 'newInboundMessage', description: 'A contact writes a message (with its conversation)' },
-];
-
-const messengerFilterProperties: INodeProperties[] = [
-	{
-		displayName: 'Filters',
-		name: 'conversationFilters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show: { event: Object.keys(messengerEvents) } },
-		options: [
-			{
-				displayName: 'Label',
-				name: 'label',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. lead',
-				description: 'Only conversations with this label',
-			},
-			{ ...conversationStatusField, description: 'Only conversations in this status' },
-		],
-	},
-];
 
 /** The Scheduling Platform Messenger Trigger's events. */
-export const messengerArea: TriggerArea = {
-	events: messengerEvents,
-	options: messengerEventOptions,
-	filters: messengerFilterProperties,
-	fullRecord: ['newConversation'],
-	listSearch: {},
-};
+export const messengerArea = declareArea(
+	{
+		newConversation: {
+			option: { name: 'New Conversation', description: 'A messenger conversation starts' },
+			read: {
+				noun: 'conversation',
+				list: { path: CONVERSATIONS_PATH, qs: { sortBy: 'createdAt', sortOrder: 'desc' }, pagination },
+				filters,
+				sinceParam: 'createdAfter',
+				happenedAt: (conversation) => conversation.createdAt,
+				detail: { path: CONVERSATION_PATH },
+			},
+			fields: [conversationFilters],
+			fullRecord: true,
+		},
+		newInboundMessage: {
+			option: { name: 'New Inbound Message', description: 'A contact writes a message (with its conversation)' },
+			read: {
+				noun: 'inbound message',
+				list: { path: CONVERSATIONS_PATH, qs: { sortBy: 'lastMessageAt', sortOrder: 'desc' }, pagination },
+				filters,
+				within: {
+					path: `${CONVERSATION_PATH}/messages`,
+					pagination: { style: 'cursor', itemsKey: 'messages', cursorParam: 'before' },
+					keep: (message) => message.direction === 'inbound',
+					parentKey: 'conversation',
+				},
+				happenedAt: (message) => message.createdAt,
+				sortedBy: (conversation) => conversation.lastMessageAt,
+			},
+			fields: [conversationFilters],
+		},
+	},
+	{},
+);

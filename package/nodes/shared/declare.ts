@@ -35,35 +35,37 @@ export function declareResource(resource: string, { default: start, operations }
 		options,
 		default: start,
 	};
-	return { definitions, properties: [operation, ...fieldsOf(resource, entries)] };
+	const lists = entries.map(([value, { fields = [] }]): [string, INodeProperties[]] => [value, fields]);
+	return { definitions, properties: [operation, ...gatheredFields(resource, lists, (operations) => ({ resource: [resource], operation: operations }))] };
 }
 
 /**
- * Each field once, shown for the operations that list it, in an order that keeps each operation's own order of its
- * fields (where operations list shared fields in contradicting orders, the declaration is refused at load).
+ * Each field once, shown for the entries (operations, events) that list it (`shownFor` makes the displayOptions that
+ * name them), in an order that keeps each entry's own order of its fields (where entries list shared fields in
+ * contradicting orders, the declaration is refused at load). A field's own displayOptions must not name what
+ * `shownFor` names.
  */
-function fieldsOf(resource: string, entries: Array<[string, OperationDeclaration]>): INodeProperties[] {
-	const shownFor = new Map<INodeProperties, string[]>();
+export function gatheredFields(owner: string, lists: Array<[string, INodeProperties[]]>, shownFor: (values: string[]) => Record<string, string[]>): INodeProperties[] {
+	const listedBy = new Map<INodeProperties, string[]>();
 	const before = new Map<INodeProperties, Set<INodeProperties>>();
-	for (const [value, { fields = [] }] of entries) {
+	for (const [value, fields] of lists) {
 		fields.forEach((field, index) => {
-			if (field.displayOptions?.show?.resource || field.displayOptions?.show?.operation) {
-				throw new Error(`${resource}: the field "${field.name}" names its resources or operations; list it in the operations' blocks instead`);
-			}
-			shownFor.set(field, [...(shownFor.get(field) ?? []), value]);
+			const named = Object.keys(shownFor([])).filter((key) => field.displayOptions?.show?.[key]);
+			if (named.length) throw new Error(`${owner}: the field "${field.name}" names its ${named.join(' and ')} itself; list it in the blocks that show it instead`);
+			listedBy.set(field, [...(listedBy.get(field) ?? []), value]);
 			if (!before.has(field)) before.set(field, new Set());
 			if (index > 0) before.get(field)!.add(fields[index - 1]);
 		});
 	}
-	const pending = [...shownFor.keys()];
+	const pending = [...listedBy.keys()];
 	const placed = new Set<INodeProperties>();
 	while (pending.length) {
 		const next = pending.findIndex((field) => [...before.get(field)!].every((earlier) => placed.has(earlier)));
-		if (next < 0) throw new Error(`${resource}: its operations list the fields ${pending.map((field) => `"${field.name}"`).join(', ')} in contradicting orders`);
+		if (next < 0) throw new Error(`${owner}: the fields ${pending.map((field) => `"${field.name}"`).join(', ')} are listed in contradicting orders`);
 		placed.add(pending.splice(next, 1)[0]);
 	}
 	return [...placed].map((field) => ({
 		...field,
-		displayOptions: { ...field.displayOptions, show: { resource: [resource], operation: shownFor.get(field)!, ...field.displayOptions?.show } },
+		displayOptions: { ...field.displayOptions, show: { ...shownFor(listedBy.get(field)!), ...field.displayOptions?.show } },
 	}));
 }

@@ -2,6 +2,7 @@ import type { ILoadOptionsFunctions, INodeExecutionData, INodeListSearchResult, 
 import { NodeOperationError } from 'n8n-workflow';
 
 import { actAsUserProperty, authenticationProperty } from '../authentication';
+import { gatheredFields } from '../declare';
 import { forTheEditor } from '../editorLoaders';
 import { testSchedulingPlatformCredential } from '../credentialTest';
 import { searchActingUsers } from '../listSearch';
@@ -12,7 +13,7 @@ import { pollEvent } from './watch';
  * What the polling trigger nodes are made of. n8n's node panel lists a trigger's events under the action node whose
  * type name is the trigger's without "Trigger" (schedulingPlatformCrmTrigger under schedulingPlatformCrm), and its
  * search reads only the action node's name and aliases: so each product area has a trigger of its own, offering
- * the area's events (events/*.ts). All of them poll alike (watch.ts, snapshot.ts).
+ * the area's events (each area's events.ts, declared with declareArea). All of them poll alike (watch.ts, snapshot.ts).
  */
 
 type ListSearch = (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) => Promise<INodeListSearchResult>;
@@ -29,6 +30,28 @@ export interface TriggerArea {
 	fullRecord: string[];
 	/** The lists the filters load (resource locators' From List mode). */
 	listSearch: Record<string, ListSearch>;
+}
+
+/** One polling event of an area, declared in one entry: its Event option, what it reads, and the fields shown for it. */
+export interface EventDeclaration {
+	option: { name: string; description: string };
+	read: TriggerEvent;
+	/** The fields that narrow or set it (filters, minutes), in order; a field listed by several events is one field shown for each. */
+	fields?: INodeProperties[];
+	/** Whether its records have a read of their own (Options → Full Record). */
+	fullRecord?: boolean;
+}
+
+/** An area's trigger events from their declarations (the Event list in declaration order), and the lists its fields load. */
+export function declareArea(events: Record<string, EventDeclaration>, listSearch: Record<string, ListSearch>): TriggerArea {
+	const entries = Object.entries(events);
+	return {
+		events: Object.fromEntries(entries.map(([value, { read }]) => [value, read])),
+		options: entries.map(([value, { option }]) => ({ name: option.name, value, description: option.description })),
+		filters: gatheredFields('trigger events', entries.map(([value, { fields = [] }]) => [value, fields]), (values) => ({ event: values })),
+		fullRecord: entries.filter(([, { fullRecord }]) => fullRecord).map(([value]) => value),
+		listSearch,
+	};
 }
 
 /** The Event list of these areas; with `version`, shown only on that version of the node. */
