@@ -30,13 +30,12 @@ export const taxRateField = (displayName: string, name: string, description: str
 });
 
 /** "Put Output File in Field" of the operations that download a file. */
-export const outputFileField = (show: INodeProperties['displayOptions']): INodeProperties => ({
+export const outputFileField: INodeProperties = {
 	displayName: 'Put Output File in Field',
 	name: 'outputBinaryPropertyName',
 	type: 'string',
 	required: true,
 	default: 'data',
-	displayOptions: show,
 	hint: 'The name of the output binary field to put the file in',
 	description: 'The binary field of the output item that gets the file',
-});
+};

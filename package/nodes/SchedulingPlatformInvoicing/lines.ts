@@ -153,13 +153,16 @@ const LINE_ROW_FIELDS: INodeProperties[] = [
 	},
 ];
 
-/** The properties of the line items: the mode, the rows and the JSON; `keep` adds Update's "Keep Current Lines". */
-export function lineItemsProperties(show: { resource: string[]; operation: string[] }, keep: boolean): INodeProperties[] {
+/**
+ * The properties of the line items, for the block of the operation that lists them: the mode, the rows and the JSON;
+ * `keep` adds Update's "Keep Current Lines".
+ */
+export function lineItemsProperties(keep: boolean): INodeProperties[] {
 	const modes = [
 		{ name: 'Using Fields Below', value: 'form', description: 'One row per line' },
 		{ name: 'Using JSON', value: 'json', description: 'The lines as the API\'s JSON array' },
 	];
-	const when = (mode: string) => ({ show: { ...show, lineItemsMode: [mode] } });
+	const when = (mode: string) => ({ show: { lineItemsMode: [mode] } });
 	const mode: INodeProperties = {
 		displayName: 'Line Items',
 		name: 'lineItemsMode',
@@ -167,7 +170,6 @@ export function lineItemsProperties(show: { resource: string[]; operation: strin
 		noDataExpression: true,
 		options: modes,
 		default: 'form',
-		displayOptions: { show },
 		description: 'How the lines are entered',
 	};
 	const keepMode = { options: [{ name: 'Keep Current Lines', value: 'keep', description: 'Change no line' }, ...modes.map((option) => ({ ...option, name: `Replace ${option.name}` }))], default: 'keep' };

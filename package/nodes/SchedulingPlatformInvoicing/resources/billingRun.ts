@@ -1,8 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { calendarDay } from '../../shared/dates';
-import { getManyFields } from '../../shared/getMany';
-import type { OperationCall, ResourceDefinitions } from '../../shared/types';
+import { declareResource } from '../../shared/declare';
+import { returnAllFields } from '../../shared/getMany';
+import type { OperationCall } from '../../shared/types';
 import { billingRunLocator } from '../locators';
 
 /**
@@ -20,85 +21,82 @@ function runOutput(answer: unknown, call: OperationCall): IDataObject[] {
 	return ((run.createdDocumentIds ?? []) as string[]).map((documentId) => ({ documentId, billingRunId: run.id, runDate: run.runDate, dryRun: run.dryRun }));
 }
 
-export const billingRunOperations: ResourceDefinitions = {
-	get: { method: 'GET', path: `${RUNS}/{id}`, pathParams: { id: 'billingRunId' } },
-	getAll: { method: 'GET', path: RUNS, pagination: { style: 'page1', itemsKey: 'billingRuns' } },
-	start: {
-		method: 'POST',
-		path: RUNS,
-		body: {
-			runDate: { param: 'runOptions.runDate', convert: calendarDay },
-			recurringIds: { param: 'runOptions.recurringIds', convert: (ids) => ((ids as string[]).length ? ids : undefined) },
-			dryRun: 'runOptions.dryRun',
-		},
-		values: { output: 'output' },
-		output: runOutput,
-	},
+const output: INodeProperties = {
+	displayName: 'Output',
+	name: 'output',
+	type: 'options',
+	options: [
+		{ name: 'Billing Run', value: 'run', description: 'One item: the run with its created, skipped and failed schedules' },
+		{ name: 'One Item per Created Invoice', value: 'documents', description: 'Its document ID, to finalise or send next; none when nothing was billed (a dry run puts out the run)' },
+	],
+	default: 'run',
+	description: 'What the node puts out',
 };
 
-const show = (operation: string[]) => ({ show: { resource: ['billingRun'], operation } });
+const runOptions: INodeProperties = {
+	displayName: 'Run Options',
+	name: 'runOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{ displayName: 'Dry Run', name: 'dryRun', type: 'boolean', default: false, description: 'Whether to only list what would be billed (plannedDocuments), changing nothing' },
+		{
+			displayName: 'Recurring Invoice Names or IDs',
+			name: 'recurringIds',
+			type: 'multiOptions',
+			typeOptions: { loadOptionsMethod: 'getRecurringInvoices' },
+			default: [],
+			description:
+				'Bill only these schedules (default: all active ones). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		{ displayName: 'Run Date', name: 'runDate', type: 'dateTime', default: '', description: 'Bill the periods due by this day (empty: today; not later than today)' },
+	],
+};
 
-export const billingRunProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['billingRun'] } },
-		options: [
-			{ name: 'Get', value: 'get', description: 'Needs the billing run ID; returns the run', action: 'Get a billing run by ID' },
-			{ name: 'Get Many', value: 'getAll', description: 'Needs nothing; returns one item per billing run, newest first', action: 'Get many billing runs' },
-			{
+const billingRunId: INodeProperties = {
+	displayName: 'Billing Run',
+	name: 'billingRunId',
+	type: 'resourceLocator',
+	required: true,
+	default: { mode: 'list', value: '' },
+	description: 'The billing run to get',
+	...billingRunLocator,
+};
+
+export const { definitions: billingRunOperations, properties: billingRunProperties } = declareResource('billingRun', {
+	default: 'start',
+	operations: {
+		get: {
+			option: { name: 'Get', description: 'Needs the billing run ID; returns the run', action: 'Get a billing run by ID' },
+			method: 'GET',
+			path: `${RUNS}/{id}`,
+			pathParams: { id: 'billingRunId' },
+			fields: [billingRunId],
+		},
+		getAll: {
+			option: { name: 'Get Many', description: 'Needs nothing; returns one item per billing run, newest first', action: 'Get many billing runs' },
+			method: 'GET',
+			path: RUNS,
+			pagination: { style: 'page1', itemsKey: 'billingRuns' },
+			fields: returnAllFields(),
+		},
+		start: {
+			option: {
 				name: 'Start',
-				value: 'start',
 				description: 'Needs nothing (Run Date optional); returns the run, or one item per invoice it created',
 				action: 'Start a billing run of the due invoices',
 			},
-		],
-		default: 'start',
-	},
-	{
-		displayName: 'Output',
-		name: 'output',
-		type: 'options',
-		options: [
-			{ name: 'Billing Run', value: 'run', description: 'One item: the run with its created, skipped and failed schedules' },
-			{ name: 'One Item per Created Invoice', value: 'documents', description: 'Its document ID, to finalise or send next; none when nothing was billed (a dry run puts out the run)' },
-		],
-		default: 'run',
-		displayOptions: show(['start']),
-		description: 'What the node puts out',
-	},
-	{
-		displayName: 'Run Options',
-		name: 'runOptions',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show(['start']),
-		options: [
-			{ displayName: 'Dry Run', name: 'dryRun', type: 'boolean', default: false, description: 'Whether to only list what would be billed (plannedDocuments), changing nothing' },
-			{
-				displayName: 'Recurring Invoice Names or IDs',
-				name: 'recurringIds',
-				type: 'multiOptions',
-				typeOptions: { loadOptionsMethod: 'getRecurringInvoices' },
-				default: [],
-				description:
-					'Bill only these schedules (default: all active ones). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			method: 'POST',
+			path: RUNS,
+			body: {
+				runDate: { param: 'runOptions.runDate', convert: calendarDay },
+				recurringIds: { param: 'runOptions.recurringIds', convert: (ids) => ((ids as string[]).length ? ids : undefined) },
+				dryRun: 'runOptions.dryRun',
 			},
-			{ displayName: 'Run Date', name: 'runDate', type: 'dateTime', default: '', description: 'Bill the periods due by this day (empty: today; not later than today)' },
-		],
+			values: { output: 'output' },
+			output: runOutput,
+			fields: [output, runOptions],
+		},
 	},
-	{
-		displayName: 'Billing Run',
-		name: 'billingRunId',
-		type: 'resourceLocator',
-		required: true,
-		default: { mode: 'list', value: '' },
-		displayOptions: show(['get']),
-		description: 'The billing run to get',
-		...billingRunLocator,
-	},
-	...getManyFields('billingRun'),
-];
+});

@@ -1,10 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { calendarDay, dateTime } from '../../shared/dates';
+import { declareResource } from '../../shared/declare';
 import { emailList } from '../../shared/inputChecks';
-import { getManyFields } from '../../shared/getMany';
-import { simplifyField } from '../../shared/simplify';
-import type { OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
+import { returnAllFields } from '../../shared/getMany';
+import { simplifyOption } from '../../shared/simplify';
+import type { OperationCall, ParamSource } from '../../shared/types';
 import { lineItemsProperties, lineItemsSource } from '../lines';
 import { currencyField, outputFileField, paymentTermsField } from '../fields';
 import { documentLocator } from '../locators';
@@ -92,80 +93,6 @@ const file = (kind: 'pdf' | 'xml') => ({
 	json: ({ pathParams, qs }: { pathParams: Record<string, string>; qs: IDataObject }): IDataObject => ({ documentId: pathParams.id, ...(qs.format ? { format: qs.format } : {}) }),
 });
 
-export const documentOperations: ResourceDefinitions = {
-	cancel: { method: 'POST', path: `${DOCUMENT}/cancel`, pathParams: documentId, body: { reason: { param: 'reason', check: { maxLength: 1000 } } } },
-	convert: { method: 'POST', path: `${DOCUMENT}/convert`, pathParams: documentId },
-	create: {
-		method: 'POST',
-		path: DOCUMENTS,
-		body: { type: 'type', contactId: { param: 'contactId', check: 'required' }, lineItems: lineItemsSource, ...documentFields('additionalFields') },
-		check: oneDueRule,
-	},
-	delete: { method: 'DELETE', path: DOCUMENT, pathParams: documentId },
-	deletePayment: { method: 'DELETE', path: `${DOCUMENT}/payments/{paymentId}`, pathParams: { ...documentId, paymentId: { param: 'paymentId', check: 'required' } } },
-	downloadEInvoice: { method: 'GET', path: `${DOCUMENT}/e-invoice`, pathParams: documentId, query: { format: 'eInvoiceFormat' }, download: file('xml') },
-	downloadPdf: { method: 'GET', path: `${DOCUMENT}/pdf`, pathParams: documentId, download: file('pdf') },
-	finalise: { method: 'POST', path: FINALISE, pathParams: documentId },
-	get: { method: 'GET', path: DOCUMENT, pathParams: documentId, simplify: SIMPLE_DOCUMENT },
-	getAll: {
-		method: 'GET',
-		path: DOCUMENTS,
-		query: {
-			type: 'filters.type',
-			status: 'filters.status',
-			contactId: 'filters.contactId',
-			from: { param: 'filters.from', convert: calendarDay },
-			to: { param: 'filters.to', convert: calendarDay },
-		},
-		pagination: { style: 'page1', itemsKey: 'documents' },
-		simplify: SIMPLE_DOCUMENT,
-	},
-	getPayments: { method: 'GET', path: `${DOCUMENT}/payments`, pathParams: documentId },
-	recordPayment: {
-		method: 'POST',
-		path: `${DOCUMENT}/payments`,
-		pathParams: documentId,
-		body: {
-			amount: 'amount',
-			paidAt: { param: 'paymentFields.paidAt', convert: dateTime() },
-			method: 'paymentFields.method',
-			reference: { param: 'paymentFields.reference', check: { maxLength: 200 } },
-		},
-	},
-	send: {
-		method: 'POST',
-		path: `${DOCUMENT}/send`,
-		pathParams: documentId,
-		body: {
-			to: { param: 'sendOptions.to', check: 'email' },
-			cc: { param: 'sendOptions.cc', convert: emailList(10) },
-			subject: { param: 'sendOptions.subject', check: { maxLength: 200 } },
-			message: { param: 'sendOptions.message', check: { maxLength: 5000 } },
-			attachEInvoice: 'sendOptions.attachEInvoice',
-		},
-		values: { finaliseDraft: 'finaliseDraft' },
-		perform: finaliseAndSend,
-	},
-	sendDunning: {
-		method: 'POST',
-		path: `${DOCUMENT}/dunning`,
-		pathParams: documentId,
-		body: { message: { param: 'dunningOptions.message', check: { maxLength: 5000 } }, fee: 'dunningOptions.fee' },
-		values: { minimumDays: 'minimumDaysBetweenReminders' },
-		perform: dunOnce,
-	},
-	update: {
-		method: 'PATCH',
-		path: DOCUMENT,
-		pathParams: documentId,
-		body: { contactId: 'updateFields.contactId', lineItems: lineItemsSource, ...documentFields('updateFields') },
-		check: oneDueRule,
-	},
-};
-
-
-const show = (operation: string[]) => ({ show: { resource: ['document'], operation } });
-
 const TYPES = [
 	{ name: 'Invoice', value: 'invoice' },
 	{ name: 'Offer', value: 'offer' },
@@ -206,228 +133,333 @@ function documentOptions(): INodeProperties[] {
 	];
 }
 
-export const documentProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['document'] } },
-		options: [
-			{
+const type: INodeProperties = {
+	displayName: 'Type',
+	name: 'type',
+	type: 'options',
+	options: TYPES,
+	default: 'invoice',
+	required: true,
+	description: 'Whether the document is an invoice or an offer',
+};
+
+const contactId: INodeProperties = { ...locatorField('Contact', 'contactId', 'The CRM contact who gets the document (the buyer)', contactOrEmailLocator), required: true };
+
+const additionalFields: INodeProperties = {
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: documentOptions(),
+};
+
+const documentLocatorField: INodeProperties = {
+	displayName: 'Document',
+	name: 'documentId',
+	type: 'resourceLocator',
+	required: true,
+	default: { mode: 'list', value: '' },
+	description: 'The offer or invoice to use',
+	...documentLocator,
+};
+
+const updateFields: INodeProperties = {
+	displayName: 'Update Fields',
+	name: 'updateFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: [locatorField('Contact', 'contactId', 'The CRM contact who gets the document', contactOrEmailLocator), ...documentOptions()],
+};
+
+const amount: INodeProperties = {
+	displayName: 'Amount',
+	name: 'amount',
+	type: 'number',
+	required: true,
+	typeOptions: { minValue: 0.01, numberPrecision: 2 },
+	default: 0,
+	description: 'The amount paid, at most the amount due (a larger amount is refused by the API)',
+};
+
+const paymentFields: INodeProperties = {
+	displayName: 'Payment Fields',
+	name: 'paymentFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: [
+		{ displayName: 'Method', name: 'method', type: 'options', options: PAYMENT_METHODS, default: 'bank_transfer', description: 'How it was paid' },
+		{ displayName: 'Paid At', name: 'paidAt', type: 'dateTime', default: '', description: 'When it was paid (empty: now). Without an offset, read in the workflow\'s time zone.' },
+		{ displayName: 'Reference', name: 'reference', type: 'string', default: '', placeholder: 'e.g. Bank reference 2026-11-0042', description: 'The bank or payment provider\'s reference' },
+	],
+};
+
+const paymentId: INodeProperties = {
+	displayName: 'Payment ID',
+	name: 'paymentId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
+	description: 'The payment to remove (Get Payments lists them)',
+};
+
+const finaliseDraft: INodeProperties = {
+	displayName: 'Finalise Draft First',
+	name: 'finaliseDraft',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to finalise the document first when it is still a draft (a draft cannot be sent). A document finalised already is sent as it is, so running the node again finalises nothing twice.',
+};
+
+const sendOptions: INodeProperties = {
+	displayName: 'Send Options',
+	name: 'sendOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{ displayName: 'Attach E-Invoice', name: 'attachEInvoice', type: 'boolean', default: false, description: 'Whether to attach the e-invoice XML besides the PDF (invoices only)' },
+		{ displayName: 'CC', name: 'cc', type: 'string', default: '', placeholder: 'e.g. accounts@example.com', description: 'Further recipients, separated by commas (at most 10)' },
+		{ displayName: 'Message', name: 'message', type: 'string', typeOptions: { rows: 4 }, default: '', description: 'The email\'s text' },
+		{ displayName: 'Subject', name: 'subject', type: 'string', default: '', description: 'The email\'s subject (empty: the document type, number and your company)' },
+		{ displayName: 'To', name: 'to', type: 'string', default: '', placeholder: 'name@email.com', description: 'The recipient (empty: the contact\'s email)' },
+	],
+};
+
+const minimumDaysBetweenReminders: INodeProperties = {
+	displayName: 'Minimum Days Between Reminders',
+	name: 'minimumDaysBetweenReminders',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: 365, numberPrecision: 0 },
+	default: 7,
+	description: 'No reminder is sent while the invoice has one and changed less than this many days ago (the API gives no date of the last reminder; the item says why); 0 always sends. Keeps a sweep that runs twice from reminding twice.',
+};
+
+const dunningOptions: INodeProperties = {
+	displayName: 'Dunning Options',
+	name: 'dunningOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{ displayName: 'Fee', name: 'fee', type: 'number', typeOptions: { minValue: 0, maxValue: 10000, numberPrecision: 2 }, default: 0, description: 'A dunning fee, recorded on the invoice (not added to the amount due)' },
+		{ displayName: 'Message', name: 'message', type: 'string', typeOptions: { rows: 4 }, default: '', description: 'The reminder\'s text' },
+	],
+};
+
+const reason: INodeProperties = {
+	displayName: 'Reason',
+	name: 'reason',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. Issued to the wrong customer',
+	description: 'Why the document is cancelled',
+};
+
+const eInvoiceFormat: INodeProperties = {
+	displayName: 'Format',
+	name: 'eInvoiceFormat',
+	type: 'options',
+	options: [
+		{ name: 'From Settings', value: '', description: 'The E-Invoice Format of the invoicing settings' },
+		{ name: 'XRechnung (UBL)', value: 'xrechnung' },
+		{ name: 'ZUGFeRD / Factur-X (CII)', value: 'zugferd' },
+	],
+	default: '',
+	description: 'The XML format of the e-invoice',
+};
+
+const filters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		locatorField('Contact', 'contactId', 'Only the documents of this CRM contact', contactOrEmailLocator),
+		{ displayName: 'Issued From', name: 'from', type: 'dateTime', default: '', description: 'Only documents issued on this day or later' },
+		{ displayName: 'Issued To', name: 'to', type: 'dateTime', default: '', description: 'Only documents issued on this day or earlier' },
+		{ displayName: 'Status', name: 'status', type: 'options', options: STATUSES, default: 'overdue', description: 'Only documents in this status' },
+		{ displayName: 'Type', name: 'type', type: 'options', options: TYPES, default: 'invoice', description: 'Only invoices or only offers' },
+	],
+};
+
+export const { definitions: documentOperations, properties: documentProperties } = declareResource('document', {
+	default: 'create',
+	operations: {
+		cancel: {
+			option: {
 				name: 'Cancel',
-				value: 'cancel',
 				description: 'Needs the document (Reason optional); returns the document, cancelled or declined',
 				action: 'Cancel an invoice or decline an offer',
 			},
-			{
+			method: 'POST',
+			path: `${DOCUMENT}/cancel`,
+			pathParams: documentId,
+			body: { reason: { param: 'reason', check: { maxLength: 1000 } } },
+			fields: [documentLocatorField, reason],
+		},
+		convert: {
+			option: {
 				name: 'Convert Offer to Invoice',
-				value: 'convert',
 				description: 'Needs the offer; returns the new draft invoice (the offer becomes accepted)',
 				action: 'Convert an offer to an invoice',
 			},
-			{ name: 'Create', value: 'create', description: 'Needs Type, Contact and the line items; returns the draft', action: 'Create an offer or invoice draft' },
-			{ name: 'Delete', value: 'delete', description: 'Needs a draft; returns { deleted: true }', action: 'Delete a draft document' },
-			{
+			method: 'POST',
+			path: `${DOCUMENT}/convert`,
+			pathParams: documentId,
+			fields: [documentLocatorField],
+		},
+		create: {
+			option: { name: 'Create', description: 'Needs Type, Contact and the line items; returns the draft', action: 'Create an offer or invoice draft' },
+			method: 'POST',
+			path: DOCUMENTS,
+			body: { type: 'type', contactId: { param: 'contactId', check: 'required' }, lineItems: lineItemsSource, ...documentFields('additionalFields') },
+			check: oneDueRule,
+			fields: [type, contactId, ...lineItemsProperties(false), additionalFields],
+		},
+		delete: {
+			option: { name: 'Delete', description: 'Needs a draft; returns { deleted: true }', action: 'Delete a draft document' },
+			method: 'DELETE',
+			path: DOCUMENT,
+			pathParams: documentId,
+			fields: [documentLocatorField],
+		},
+		deletePayment: {
+			option: {
 				name: 'Delete Payment',
-				value: 'deletePayment',
 				description: 'Needs the invoice and the payment ID; returns { deleted: true }',
 				action: 'Delete a payment of an invoice',
 			},
-			{
+			method: 'DELETE',
+			path: `${DOCUMENT}/payments/{paymentId}`,
+			pathParams: { ...documentId, paymentId: { param: 'paymentId', check: 'required' } },
+			fields: [documentLocatorField, paymentId],
+		},
+		downloadEInvoice: {
+			option: {
 				name: 'Download E-Invoice',
-				value: 'downloadEInvoice',
 				description: 'Needs a finalised invoice (Format optional); returns the XML in a binary field',
 				action: 'Download the electronic invoice XML of an invoice',
 			},
-			{ name: 'Download PDF', value: 'downloadPdf', description: 'Needs the document; returns the PDF in a binary field', action: 'Download the PDF of a document' },
-			{
+			method: 'GET',
+			path: `${DOCUMENT}/e-invoice`,
+			pathParams: documentId,
+			query: { format: 'eInvoiceFormat' },
+			download: file('xml'),
+			fields: [documentLocatorField, eInvoiceFormat, outputFileField],
+		},
+		downloadPdf: {
+			option: { name: 'Download PDF', description: 'Needs the document; returns the PDF in a binary field', action: 'Download the PDF of a document' },
+			method: 'GET',
+			path: `${DOCUMENT}/pdf`,
+			pathParams: documentId,
+			download: file('pdf'),
+			fields: [documentLocatorField, outputFileField],
+		},
+		finalise: {
+			option: {
 				name: 'Finalise',
-				value: 'finalise',
 				description: 'Needs a draft and complete seller settings; returns the document numbered, ready for Send and Record Payment',
 				action: 'Finalise a draft document before sending it',
 			},
-			{ name: 'Get', value: 'get', description: 'Needs the document ID; returns the offer or invoice', action: 'Get a document by ID' },
-			{
+			method: 'POST',
+			path: FINALISE,
+			pathParams: documentId,
+			fields: [documentLocatorField],
+		},
+		get: {
+			option: { name: 'Get', description: 'Needs the document ID; returns the offer or invoice', action: 'Get a document by ID' },
+			method: 'GET',
+			path: DOCUMENT,
+			pathParams: documentId,
+			simplify: SIMPLE_DOCUMENT,
+			fields: [documentLocatorField, simplifyOption],
+		},
+		getAll: {
+			option: {
 				name: 'Get Many',
-				value: 'getAll',
 				description: 'Filters by type, status, contact or issue dates; returns one item per offer or invoice',
 				action: 'Get many documents',
 			},
-			{ name: 'Get Payments', value: 'getPayments', description: 'Needs the invoice; returns one item per payment', action: 'Get the payments of an invoice' },
-			{ name: 'Record Payment', value: 'recordPayment', description: 'Needs a finalised invoice and Amount; returns the payment', action: 'Record a payment on an invoice' },
-			{
+			method: 'GET',
+			path: DOCUMENTS,
+			query: {
+				type: 'filters.type',
+				status: 'filters.status',
+				contactId: 'filters.contactId',
+				from: { param: 'filters.from', convert: calendarDay },
+				to: { param: 'filters.to', convert: calendarDay },
+			},
+			pagination: { style: 'page1', itemsKey: 'documents' },
+			simplify: SIMPLE_DOCUMENT,
+			fields: [...returnAllFields(), simplifyOption, filters],
+		},
+		getPayments: {
+			option: { name: 'Get Payments', description: 'Needs the invoice; returns one item per payment', action: 'Get the payments of an invoice' },
+			method: 'GET',
+			path: `${DOCUMENT}/payments`,
+			pathParams: documentId,
+			fields: [documentLocatorField],
+		},
+		recordPayment: {
+			option: { name: 'Record Payment', description: 'Needs a finalised invoice and Amount; returns the payment', action: 'Record a payment on an invoice' },
+			method: 'POST',
+			path: `${DOCUMENT}/payments`,
+			pathParams: documentId,
+			body: {
+				amount: 'amount',
+				paidAt: { param: 'paymentFields.paidAt', convert: dateTime() },
+				method: 'paymentFields.method',
+				reference: { param: 'paymentFields.reference', check: { maxLength: 200 } },
+			},
+			fields: [documentLocatorField, amount, paymentFields],
+		},
+		send: {
+			option: {
 				name: 'Send',
-				value: 'send',
 				description: 'Needs a finalised document, or a draft with Finalise Draft First on (To optional: the contact\'s email); returns it, sent',
 				action: 'Send a finalised document by email',
 			},
-			{
+			method: 'POST',
+			path: `${DOCUMENT}/send`,
+			pathParams: documentId,
+			body: {
+				to: { param: 'sendOptions.to', check: 'email' },
+				cc: { param: 'sendOptions.cc', convert: emailList(10) },
+				subject: { param: 'sendOptions.subject', check: { maxLength: 200 } },
+				message: { param: 'sendOptions.message', check: { maxLength: 5000 } },
+				attachEInvoice: 'sendOptions.attachEInvoice',
+			},
+			values: { finaliseDraft: 'finaliseDraft' },
+			perform: finaliseAndSend,
+			fields: [documentLocatorField, finaliseDraft, sendOptions],
+		},
+		sendDunning: {
+			option: {
 				name: 'Send Dunning',
-				value: 'sendDunning',
 				description: 'Needs an overdue invoice; returns the reminder, or skipped with why when the last one is recent',
 				action: 'Send a dunning reminder for an invoice',
 			},
-			{ name: 'Update', value: 'update', description: 'Needs a draft and the fields or lines to change; returns the draft', action: 'Update a draft document' },
-		],
-		default: 'create',
+			method: 'POST',
+			path: `${DOCUMENT}/dunning`,
+			pathParams: documentId,
+			body: { message: { param: 'dunningOptions.message', check: { maxLength: 5000 } }, fee: 'dunningOptions.fee' },
+			values: { minimumDays: 'minimumDaysBetweenReminders' },
+			perform: dunOnce,
+			fields: [documentLocatorField, minimumDaysBetweenReminders, dunningOptions],
+		},
+		update: {
+			option: { name: 'Update', description: 'Needs a draft and the fields or lines to change; returns the draft', action: 'Update a draft document' },
+			method: 'PATCH',
+			path: DOCUMENT,
+			pathParams: documentId,
+			body: { contactId: 'updateFields.contactId', lineItems: lineItemsSource, ...documentFields('updateFields') },
+			check: oneDueRule,
+			fields: [documentLocatorField, ...lineItemsProperties(true), updateFields],
+		},
 	},
-	{
-		displayName: 'Type',
-		name: 'type',
-		type: 'options',
-		options: TYPES,
-		default: 'invoice',
-		required: true,
-		displayOptions: show(['create']),
-		description: 'Whether the document is an invoice or an offer',
-	},
-	{ ...locatorField('Contact', 'contactId', 'The CRM contact who gets the document (the buyer)', contactOrEmailLocator), required: true, displayOptions: show(['create']) },
-	...lineItemsProperties({ resource: ['document'], operation: ['create'] }, false),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['create']),
-		options: documentOptions(),
-	},
-	{
-		displayName: 'Document',
-		name: 'documentId',
-		type: 'resourceLocator',
-		required: true,
-		default: { mode: 'list', value: '' },
-		displayOptions: show(['cancel', 'convert', 'delete', 'deletePayment', 'downloadEInvoice', 'downloadPdf', 'finalise', 'get', 'getPayments', 'recordPayment', 'send', 'sendDunning', 'update']),
-		description: 'The offer or invoice to use',
-		...documentLocator,
-	},
-	...lineItemsProperties({ resource: ['document'], operation: ['update'] }, true),
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['update']),
-		options: [locatorField('Contact', 'contactId', 'The CRM contact who gets the document', contactOrEmailLocator), ...documentOptions()],
-	},
-	{
-		displayName: 'Amount',
-		name: 'amount',
-		type: 'number',
-		required: true,
-		typeOptions: { minValue: 0.01, numberPrecision: 2 },
-		default: 0,
-		displayOptions: show(['recordPayment']),
-		description: 'The amount paid, at most the amount due (a larger amount is refused by the API)',
-	},
-	{
-		displayName: 'Payment Fields',
-		name: 'paymentFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['recordPayment']),
-		options: [
-			{ displayName: 'Method', name: 'method', type: 'options', options: PAYMENT_METHODS, default: 'bank_transfer', description: 'How it was paid' },
-			{ displayName: 'Paid At', name: 'paidAt', type: 'dateTime', default: '', description: 'When it was paid (empty: now). Without an offset, read in the workflow\'s time zone.' },
-			{ displayName: 'Reference', name: 'reference', type: 'string', default: '', placeholder: 'e.g. Bank reference 2026-11-0042', description: 'The bank or payment provider\'s reference' },
-		],
-	},
-	{
-		displayName: 'Payment ID',
-		name: 'paymentId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
-		displayOptions: show(['deletePayment']),
-		description: 'The payment to remove (Get Payments lists them)',
-	},
-	{
-		displayName: 'Finalise Draft First',
-		name: 'finaliseDraft',
-		type: 'boolean',
-		default: false,
-		displayOptions: show(['send']),
-		description: 'Whether to finalise the document first when it is still a draft (a draft cannot be sent). A document finalised already is sent as it is, so running the node again finalises nothing twice.',
-	},
-	{
-		displayName: 'Send Options',
-		name: 'sendOptions',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show(['send']),
-		options: [
-			{ displayName: 'Attach E-Invoice', name: 'attachEInvoice', type: 'boolean', default: false, description: 'Whether to attach the e-invoice XML besides the PDF (invoices only)' },
-			{ displayName: 'CC', name: 'cc', type: 'string', default: '', placeholder: 'e.g. accounts@example.com', description: 'Further recipients, separated by commas (at most 10)' },
-			{ displayName: 'Message', name: 'message', type: 'string', typeOptions: { rows: 4 }, default: '', description: 'The email\'s text' },
-			{ displayName: 'Subject', name: 'subject', type: 'string', default: '', description: 'The email\'s subject (empty: the document type, number and your company)' },
-			{ displayName: 'To', name: 'to', type: 'string', default: '', placeholder: 'name@email.com', description: 'The recipient (empty: the contact\'s email)' },
-		],
-	},
-	{
-		displayName: 'Minimum Days Between Reminders',
-		name: 'minimumDaysBetweenReminders',
-		type: 'number',
-		typeOptions: { minValue: 0, maxValue: 365, numberPrecision: 0 },
-		default: 7,
-		displayOptions: show(['sendDunning']),
-		description: 'No reminder is sent while the invoice has one and changed less than this many days ago (the API gives no date of the last reminder; the item says why); 0 always sends. Keeps a sweep that runs twice from reminding twice.',
-	},
-	{
-		displayName: 'Dunning Options',
-		name: 'dunningOptions',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show(['sendDunning']),
-		options: [
-			{ displayName: 'Fee', name: 'fee', type: 'number', typeOptions: { minValue: 0, maxValue: 10000, numberPrecision: 2 }, default: 0, description: 'A dunning fee, recorded on the invoice (not added to the amount due)' },
-			{ displayName: 'Message', name: 'message', type: 'string', typeOptions: { rows: 4 }, default: '', description: 'The reminder\'s text' },
-		],
-	},
-	{
-		displayName: 'Reason',
-		name: 'reason',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Issued to the wrong customer',
-		displayOptions: show(['cancel']),
-		description: 'Why the document is cancelled',
-	},
-	{
-		displayName: 'Format',
-		name: 'eInvoiceFormat',
-		type: 'options',
-		options: [
-			{ name: 'From Settings', value: '', description: 'The E-Invoice Format of the invoicing settings' },
-			{ name: 'XRechnung (UBL)', value: 'xrechnung' },
-			{ name: 'ZUGFeRD / Factur-X (CII)', value: 'zugferd' },
-		],
-		default: '',
-		displayOptions: show(['downloadEInvoice']),
-		description: 'The XML format of the e-invoice',
-	},
-	outputFileField(show(['downloadPdf', 'downloadEInvoice'])),
-	...getManyFields('document'),
-	simplifyField('document', ['get', 'getAll']),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: show(['getAll']),
-		options: [
-			locatorField('Contact', 'contactId', 'Only the documents of this CRM contact', contactOrEmailLocator),
-			{ displayName: 'Issued From', name: 'from', type: 'dateTime', default: '', description: 'Only documents issued on this day or later' },
-			{ displayName: 'Issued To', name: 'to', type: 'dateTime', default: '', description: 'Only documents issued on this day or earlier' },
-			{ displayName: 'Status', name: 'status', type: 'options', options: STATUSES, default: 'overdue', description: 'Only documents in this status' },
-			{ displayName: 'Type', name: 'type', type: 'options', options: TYPES, default: 'invoice', description: 'Only invoices or only offers' },
-		],
-	},
-];
+});

@@ -1,8 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { declareResource } from '../../shared/declare';
 import { byName } from '../../shared/fields';
-import { getManyFields } from '../../shared/getMany';
-import type { OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
+import { returnAllFields } from '../../shared/getMany';
+import type { OperationCall, ParamSource } from '../../shared/types';
 import { currencyField, taxRateField } from '../fields';
 import { productLocator } from '../locators';
 
@@ -35,30 +36,6 @@ async function deleteOrArchive(call: OperationCall): Promise<IDataObject[]> {
 	return [{ deleted: false, archived: true, reason: 'A finalised document uses this product, so it was archived instead', product }];
 }
 
-export const productOperations: ResourceDefinitions = {
-	create: {
-		method: 'POST',
-		path: PRODUCTS,
-		body: { name: { param: 'name', check: ['required', { maxLength: 200 }] }, unitPrice: 'unitPrice', ...productFields('additionalFields') },
-	},
-	delete: { method: 'DELETE', path: PRODUCT, pathParams: productId, perform: deleteOrArchive },
-	get: { method: 'GET', path: PRODUCT, pathParams: productId },
-	getAll: {
-		method: 'GET',
-		path: PRODUCTS,
-		query: { search: 'filters.search', archived: 'filters.archived' },
-		pagination: { style: 'page1', itemsKey: 'products' },
-	},
-	update: {
-		method: 'PATCH',
-		path: PRODUCT,
-		pathParams: productId,
-		body: { name: { param: 'updateFields.name', check: { maxLength: 200 } }, unitPrice: 'updateFields.unitPrice', archived: 'updateFields.archived', ...productFields('updateFields') },
-	},
-};
-
-const show = (operation: string[]) => ({ show: { resource: ['product'], operation } });
-
 const unitPrice = (required: boolean): INodeProperties => ({
 	displayName: 'Unit Price',
 	name: 'unitPrice',
@@ -79,60 +56,86 @@ function productOptions(): INodeProperties[] {
 	];
 }
 
-export const productProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['product'] } },
-		options: [
-			{ name: 'Create', value: 'create', description: 'Needs Name and Unit Price; returns the product', action: 'Create a product' },
-			{ name: 'Delete', value: 'delete', description: 'Needs the product; returns deleted, or archived when a finalised document uses it', action: 'Delete a product' },
-			{ name: 'Get', value: 'get', description: 'Needs the product ID; returns the product', action: 'Get a product by ID' },
-			{ name: 'Get Many', value: 'getAll', description: 'Filters by search or archived; returns one item per product', action: 'Get many products' },
-			{ name: 'Update', value: 'update', description: 'Needs the product and the fields to change; returns the product', action: 'Update a product' },
-		],
-		default: 'create',
+const name: INodeProperties = { displayName: 'Name', name: 'name', type: 'string', required: true, default: '', placeholder: 'e.g. Consulting hour', description: 'The product\'s name, printed on lines' };
+
+const additionalFields: INodeProperties = { displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, options: productOptions() };
+
+const productLocatorField: INodeProperties = {
+	displayName: 'Product',
+	name: 'productId',
+	type: 'resourceLocator',
+	required: true,
+	default: { mode: 'list', value: '' },
+	description: 'The product to use',
+	...productLocator,
+};
+
+const updateFields: INodeProperties = {
+	displayName: 'Update Fields',
+	name: 'updateFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: byName([
+		{ displayName: 'Archived', name: 'archived', type: 'boolean', default: false, description: 'Whether the product is archived (archived products cannot go on new lines)' },
+		{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'The product\'s name' },
+		...productOptions(),
+		unitPrice(false),
+	]),
+};
+
+const filters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		{ displayName: 'Archived', name: 'archived', type: 'boolean', default: true, description: 'Whether to list the archived products instead of the others' },
+		{ displayName: 'Search', name: 'search', type: 'string', default: '', description: 'Text in the name, SKU or description' },
+	],
+};
+
+export const { definitions: productOperations, properties: productProperties } = declareResource('product', {
+	default: 'create',
+	operations: {
+		create: {
+			option: { name: 'Create', description: 'Needs Name and Unit Price; returns the product', action: 'Create a product' },
+			method: 'POST',
+			path: PRODUCTS,
+			body: { name: { param: 'name', check: ['required', { maxLength: 200 }] }, unitPrice: 'unitPrice', ...productFields('additionalFields') },
+			fields: [name, unitPrice(true), additionalFields],
+		},
+		delete: {
+			option: { name: 'Delete', description: 'Needs the product; returns deleted, or archived when a finalised document uses it', action: 'Delete a product' },
+			method: 'DELETE',
+			path: PRODUCT,
+			pathParams: productId,
+			perform: deleteOrArchive,
+			fields: [productLocatorField],
+		},
+		get: {
+			option: { name: 'Get', description: 'Needs the product ID; returns the product', action: 'Get a product by ID' },
+			method: 'GET',
+			path: PRODUCT,
+			pathParams: productId,
+			fields: [productLocatorField],
+		},
+		getAll: {
+			option: { name: 'Get Many', description: 'Filters by search or archived; returns one item per product', action: 'Get many products' },
+			method: 'GET',
+			path: PRODUCTS,
+			query: { search: 'filters.search', archived: 'filters.archived' },
+			pagination: { style: 'page1', itemsKey: 'products' },
+			fields: [...returnAllFields(), filters],
+		},
+		update: {
+			option: { name: 'Update', description: 'Needs the product and the fields to change; returns the product', action: 'Update a product' },
+			method: 'PATCH',
+			path: PRODUCT,
+			pathParams: productId,
+			body: { name: { param: 'updateFields.name', check: { maxLength: 200 } }, unitPrice: 'updateFields.unitPrice', archived: 'updateFields.archived', ...productFields('updateFields') },
+			fields: [productLocatorField, updateFields],
+		},
 	},
-	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '', placeholder: 'e.g. Consulting hour', displayOptions: show(['create']), description: 'The product\'s name, printed on lines' },
-	{ ...unitPrice(true), displayOptions: show(['create']) },
-	{ displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, displayOptions: show(['create']), options: productOptions() },
-	{
-		displayName: 'Product',
-		name: 'productId',
-		type: 'resourceLocator',
-		required: true,
-		default: { mode: 'list', value: '' },
-		displayOptions: show(['delete', 'get', 'update']),
-		description: 'The product to use',
-		...productLocator,
-	},
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['update']),
-		options: byName([
-			{ displayName: 'Archived', name: 'archived', type: 'boolean', default: false, description: 'Whether the product is archived (archived products cannot go on new lines)' },
-			{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'The product\'s name' },
-			...productOptions(),
-			unitPrice(false),
-		]),
-	},
-	...getManyFields('product'),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: show(['getAll']),
-		options: [
-			{ displayName: 'Archived', name: 'archived', type: 'boolean', default: true, description: 'Whether to list the archived products instead of the others' },
-			{ displayName: 'Search', name: 'search', type: 'string', default: '', description: 'Text in the name, SKU or description' },
-		],
-	},
-];
+});

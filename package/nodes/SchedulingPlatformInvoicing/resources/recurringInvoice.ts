@@ -2,8 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { byName } from '../../shared/fields';
 import { calendarDay } from '../../shared/dates';
-import { getManyFields } from '../../shared/getMany';
-import type { ParamSource, ResourceDefinitions } from '../../shared/types';
+import { declareResource } from '../../shared/declare';
+import { returnAllFields } from '../../shared/getMany';
+import type { ParamSource } from '../../shared/types';
 import { lineItemsProperties, lineItemsSource } from '../lines';
 import { currencyField, paymentTermsField } from '../fields';
 import { recurringInvoiceLocator } from '../locators';
@@ -30,45 +31,6 @@ function scheduleFields(group: string): Record<string, ParamSource> {
 	};
 }
 
-export const recurringInvoiceOperations: ResourceDefinitions = {
-	create: {
-		method: 'POST',
-		path: RECURRING,
-		body: {
-			name: { param: 'name', check: ['required', { maxLength: 200 }] },
-			contactId: { param: 'contactId', check: 'required' },
-			interval: 'interval',
-			startDate: { param: 'startDate', convert: calendarDay },
-			lineItems: lineItemsSource,
-			...scheduleFields('additionalFields'),
-		},
-	},
-	delete: { method: 'DELETE', path: ONE, pathParams: recurringId },
-	get: { method: 'GET', path: ONE, pathParams: recurringId },
-	getAll: {
-		method: 'GET',
-		path: RECURRING,
-		query: { status: 'filters.status', contactId: 'filters.contactId' },
-		pagination: { style: 'page1', itemsKey: 'recurring' },
-	},
-	pause: { method: 'POST', path: `${ONE}/pause`, pathParams: recurringId },
-	resume: { method: 'POST', path: `${ONE}/resume`, pathParams: recurringId },
-	update: {
-		method: 'PATCH',
-		path: ONE,
-		pathParams: recurringId,
-		body: {
-			name: { param: 'updateFields.name', check: { maxLength: 200 } },
-			interval: 'updateFields.interval',
-			startDate: { param: 'updateFields.startDate', convert: calendarDay },
-			lineItems: lineItemsSource,
-			...scheduleFields('updateFields'),
-		},
-	},
-};
-
-const show = (operation: string[]) => ({ show: { resource: ['recurringInvoice'], operation } });
-
 const INTERVALS = [
 	{ name: 'Monthly', value: 'monthly' },
 	{ name: 'Quarterly', value: 'quarterly' },
@@ -94,82 +56,133 @@ function scheduleOptions(): INodeProperties[] {
 	];
 }
 
-export const recurringInvoiceProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['recurringInvoice'] } },
-		options: [
-			{
+const name: INodeProperties = { displayName: 'Name', name: 'name', type: 'string', required: true, default: '', placeholder: 'e.g. Support plan', description: 'What the schedule bills' };
+
+const contactId: INodeProperties = { ...locatorField('Contact', 'contactId', 'The CRM contact who is billed', contactOrEmailLocator), required: true };
+
+const interval: INodeProperties = { displayName: 'Interval', name: 'interval', type: 'options', options: INTERVALS, default: 'monthly', required: true, description: 'How often it bills' };
+
+const startDate: INodeProperties = { displayName: 'Start Date', name: 'startDate', type: 'dateTime', required: true, default: '', description: 'The first period\'s day; the next periods count from it' };
+
+const additionalFields: INodeProperties = { displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, options: scheduleOptions() };
+
+const recurringInvoiceId: INodeProperties = {
+	displayName: 'Recurring Invoice',
+	name: 'recurringInvoiceId',
+	type: 'resourceLocator',
+	required: true,
+	default: { mode: 'list', value: '' },
+	description: 'The schedule to use',
+	...recurringInvoiceLocator,
+};
+
+const updateFields: INodeProperties = {
+	displayName: 'Update Fields',
+	name: 'updateFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: byName([
+		...scheduleOptions(),
+		{ displayName: 'Interval', name: 'interval', type: 'options', options: INTERVALS, default: 'monthly', description: 'How often it bills' },
+		{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'What the schedule bills' },
+		{ displayName: 'Start Date', name: 'startDate', type: 'dateTime', default: '', description: 'The first period\'s day (only before the first billing run)' },
+	]),
+};
+
+const filters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		locatorField('Contact', 'contactId', 'Only the schedules of this CRM contact', contactOrEmailLocator),
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			options: [
+				{ name: 'Active', value: 'active' },
+				{ name: 'Ended', value: 'ended' },
+				{ name: 'Paused', value: 'paused' },
+			],
+			default: 'active',
+			description: 'Only schedules in this status',
+		},
+	],
+};
+
+export const { definitions: recurringInvoiceOperations, properties: recurringInvoiceProperties } = declareResource('recurringInvoice', {
+	default: 'create',
+	operations: {
+		create: {
+			option: {
 				name: 'Create',
-				value: 'create',
 				description: 'Needs Name, Contact, Interval, Start Date and the line items; returns the schedule',
 				action: 'Create a recurring invoice',
 			},
-			{ name: 'Delete', value: 'delete', description: 'Needs the schedule (its invoices stay); returns { deleted: true }', action: 'Delete a recurring invoice' },
-			{ name: 'Get', value: 'get', description: 'Needs the schedule ID; returns the schedule', action: 'Get a recurring invoice by ID' },
-			{ name: 'Get Many', value: 'getAll', description: 'Filters by status or contact; returns one item per schedule', action: 'Get many recurring invoices' },
-			{ name: 'Pause', value: 'pause', description: 'Needs the schedule; returns the schedule, paused', action: 'Pause a recurring invoice' },
-			{ name: 'Resume', value: 'resume', description: 'Needs a paused schedule (periods missed are not billed); returns the schedule', action: 'Resume a recurring invoice' },
-			{ name: 'Update', value: 'update', description: 'Needs the schedule and the fields or lines to change; returns the schedule', action: 'Update a recurring invoice' },
-		],
-		default: 'create',
-	},
-	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '', placeholder: 'e.g. Support plan', displayOptions: show(['create']), description: 'What the schedule bills' },
-	{ ...locatorField('Contact', 'contactId', 'The CRM contact who is billed', contactOrEmailLocator), required: true, displayOptions: show(['create']) },
-	{ displayName: 'Interval', name: 'interval', type: 'options', options: INTERVALS, default: 'monthly', required: true, displayOptions: show(['create']), description: 'How often it bills' },
-	{ displayName: 'Start Date', name: 'startDate', type: 'dateTime', required: true, default: '', displayOptions: show(['create']), description: 'The first period\'s day; the next periods count from it' },
-	...lineItemsProperties({ resource: ['recurringInvoice'], operation: ['create'] }, false),
-	{ displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, displayOptions: show(['create']), options: scheduleOptions() },
-	{
-		displayName: 'Recurring Invoice',
-		name: 'recurringInvoiceId',
-		type: 'resourceLocator',
-		required: true,
-		default: { mode: 'list', value: '' },
-		displayOptions: show(['delete', 'get', 'pause', 'resume', 'update']),
-		description: 'The schedule to use',
-		...recurringInvoiceLocator,
-	},
-	...lineItemsProperties({ resource: ['recurringInvoice'], operation: ['update'] }, true),
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['update']),
-		options: byName([
-			...scheduleOptions(),
-			{ displayName: 'Interval', name: 'interval', type: 'options', options: INTERVALS, default: 'monthly', description: 'How often it bills' },
-			{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'What the schedule bills' },
-			{ displayName: 'Start Date', name: 'startDate', type: 'dateTime', default: '', description: 'The first period\'s day (only before the first billing run)' },
-		]),
-	},
-	...getManyFields('recurringInvoice'),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: show(['getAll']),
-		options: [
-			locatorField('Contact', 'contactId', 'Only the schedules of this CRM contact', contactOrEmailLocator),
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				options: [
-					{ name: 'Active', value: 'active' },
-					{ name: 'Ended', value: 'ended' },
-					{ name: 'Paused', value: 'paused' },
-				],
-				default: 'active',
-				description: 'Only schedules in this status',
+			method: 'POST',
+			path: RECURRING,
+			body: {
+				name: { param: 'name', check: ['required', { maxLength: 200 }] },
+				contactId: { param: 'contactId', check: 'required' },
+				interval: 'interval',
+				startDate: { param: 'startDate', convert: calendarDay },
+				lineItems: lineItemsSource,
+				...scheduleFields('additionalFields'),
 			},
-		],
+			fields: [name, contactId, interval, startDate, ...lineItemsProperties(false), additionalFields],
+		},
+		delete: {
+			option: { name: 'Delete', description: 'Needs the schedule (its invoices stay); returns { deleted: true }', action: 'Delete a recurring invoice' },
+			method: 'DELETE',
+			path: ONE,
+			pathParams: recurringId,
+			fields: [recurringInvoiceId],
+		},
+		get: {
+			option: { name: 'Get', description: 'Needs the schedule ID; returns the schedule', action: 'Get a recurring invoice by ID' },
+			method: 'GET',
+			path: ONE,
+			pathParams: recurringId,
+			fields: [recurringInvoiceId],
+		},
+		getAll: {
+			option: { name: 'Get Many', description: 'Filters by status or contact; returns one item per schedule', action: 'Get many recurring invoices' },
+			method: 'GET',
+			path: RECURRING,
+			query: { status: 'filters.status', contactId: 'filters.contactId' },
+			pagination: { style: 'page1', itemsKey: 'recurring' },
+			fields: [...returnAllFields(), filters],
+		},
+		pause: {
+			option: { name: 'Pause', description: 'Needs the schedule; returns the schedule, paused', action: 'Pause a recurring invoice' },
+			method: 'POST',
+			path: `${ONE}/pause`,
+			pathParams: recurringId,
+			fields: [recurringInvoiceId],
+		},
+		resume: {
+			option: { name: 'Resume', description: 'Needs a paused schedule (periods missed are not billed); returns the schedule', action: 'Resume a recurring invoice' },
+			method: 'POST',
+			path: `${ONE}/resume`,
+			pathParams: recurringId,
+			fields: [recurringInvoiceId],
+		},
+		update: {
+			option: { name: 'Update', description: 'Needs the schedule and the fields or lines to change; returns the schedule', action: 'Update a recurring invoice' },
+			method: 'PATCH',
+			path: ONE,
+			pathParams: recurringId,
+			body: {
+				name: { param: 'updateFields.name', check: { maxLength: 200 } },
+				interval: 'updateFields.interval',
+				startDate: { param: 'updateFields.startDate', convert: calendarDay },
+				lineItems: lineItemsSource,
+				...scheduleFields('updateFields'),
+			},
+			fields: [recurringInvoiceId, ...lineItemsProperties(true), updateFields],
+		},
 	},
-];
+});

@@ -1,7 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { declareResource } from '../../shared/declare';
 import { byName } from '../../shared/fields';
-import type { ParamSource, ResourceDefinitions } from '../../shared/types';
+import type { ParamSource } from '../../shared/types';
 import { currencyField, paymentTermsField, taxRateField } from '../fields';
 
 /**
@@ -49,13 +50,6 @@ function bodyOf(): Record<string, ParamSource> {
 	return body;
 }
 
-export const settingsOperations: ResourceDefinitions = {
-	get: { method: 'GET', path: SETTINGS },
-	update: { method: 'PATCH', path: SETTINGS, body: bodyOf() },
-};
-
-const show = (operation: string[]) => ({ show: { resource: ['settings'], operation } });
-
 const textOptions: INodeProperties[] = TEXT_SETTINGS.map((setting) => ({
 	displayName: setting.label,
 	name: setting.name,
@@ -65,42 +59,45 @@ const textOptions: INodeProperties[] = TEXT_SETTINGS.map((setting) => ({
 	...(setting.placeholder ? { placeholder: setting.placeholder } : {}),
 }));
 
-export const settingsProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['settings'] } },
-		options: [
-			{ name: 'Get', value: 'get', description: 'Needs nothing; returns the seller, numbering, terms, tax and e-invoice settings', action: 'Get the invoicing settings' },
-			{ name: 'Update', value: 'update', description: 'Needs the settings to change; returns the settings', action: 'Update the invoicing settings' },
-		],
-		default: 'get',
+const updateFields: INodeProperties = {
+	displayName: 'Update Fields',
+	name: 'updateFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: byName([
+		...textOptions,
+		{ ...currencyField('ISO 4217 code of new documents and products'), default: 'EUR' },
+		taxRateField('Default Tax Rate (%)', 'defaultTaxRate', 'The VAT rate of lines that name none (and no product)'),
+		{
+			displayName: 'E-Invoice Format',
+			name: 'eInvoiceFormat',
+			type: 'options',
+			options: [
+				{ name: 'XRechnung (UBL)', value: 'xrechnung' },
+				{ name: 'ZUGFeRD / Factur-X (CII)', value: 'zugferd' },
+			],
+			default: 'xrechnung',
+			description: 'The XML format of e-invoices',
+		},
+		paymentTermsField('Days from issue to due date when a document names none'),
+	]),
+};
+
+export const { definitions: settingsOperations, properties: settingsProperties } = declareResource('settings', {
+	default: 'get',
+	operations: {
+		get: {
+			option: { name: 'Get', description: 'Needs nothing; returns the seller, numbering, terms, tax and e-invoice settings', action: 'Get the invoicing settings' },
+			method: 'GET',
+			path: SETTINGS,
+		},
+		update: {
+			option: { name: 'Update', description: 'Needs the settings to change; returns the settings', action: 'Update the invoicing settings' },
+			method: 'PATCH',
+			path: SETTINGS,
+			body: bodyOf(),
+			fields: [updateFields],
+		},
 	},
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['update']),
-		options: byName([
-			...textOptions,
-			{ ...currencyField('ISO 4217 code of new documents and products'), default: 'EUR' },
-			taxRateField('Default Tax Rate (%)', 'defaultTaxRate', 'The VAT rate of lines that name none (and no product)'),
-			{
-				displayName: 'E-Invoice Format',
-				name: 'eInvoiceFormat',
-				type: 'options',
-				options: [
-					{ name: 'XRechnung (UBL)', value: 'xrechnung' },
-					{ name: 'ZUGFeRD / Factur-X (CII)', value: 'zugferd' },
-				],
-				default: 'xrechnung',
-				description: 'The XML format of e-invoices',
-			},
-			paymentTermsField('Days from issue to due date when a document names none'),
-		]),
-	},
-];
+});
