@@ -18,9 +18,8 @@ const PARENTS: Record<ParentType, { name: string; label: string; locator: Pick<I
 /** Body or query key → the locator that fills it (only the shown one gives a value). */
 export const parentIds = { contactId: 'contactId', dealId: 'dealId', crmCompanyId: 'crmCompanyId' };
 
-/** The Parent Type switch and one locator per type, for these operations of the resource; `what` ends the descriptions ("the note belongs to"). */
-export function parentProperties(resource: string, operations: string[], types: ParentType[], what: string): INodeProperties[] {
-	const show = { resource: [resource], operation: operations };
+/** The Parent Type switch and one locator per type, for the operations whose blocks list them; `what` ends the descriptions ("the note belongs to"). */
+export function parentProperties(types: ParentType[], what: string): INodeProperties[] {
 	return [
 		{
 			displayName: 'Parent Type',
@@ -29,7 +28,6 @@ export function parentProperties(resource: string, operations: string[], types: 
 			noDataExpression: true,
 			options: types.map((type) => ({ name: PARENTS[type].label, value: type })),
 			default: 'contact',
-			displayOptions: { show },
 			description: `The kind of record ${what}`,
 		},
 		...types.map(
@@ -39,7 +37,7 @@ export function parentProperties(resource: string, operations: string[], types: 
 				type: 'resourceLocator',
 				default: { mode: 'list', value: '' },
 				required: true,
-				displayOptions: { show: { ...show, parentType: [type] } },
+				displayOptions: { show: { parentType: [type] } },
 				description: `The ${PARENTS[type].label.toLowerCase()} ${what}`,
 				...PARENTS[type].locator,
 			}),

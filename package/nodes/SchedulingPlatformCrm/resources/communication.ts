@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { byName } from '../../shared/fields';
-import { getManyFields } from '../../shared/getMany';
+import { declareResource } from '../../shared/declare';
+import { returnAllFields } from '../../shared/getMany';
 import { dateTime } from '../../shared/dates';
-import type { ResourceDefinitions } from '../../shared/types';
 import { parentIds, parentProperties } from '../parents';
 
 /**
@@ -14,48 +14,6 @@ import { parentIds, parentProperties } from '../parents';
 
 const communicationPath = '/crm/communications/{id}';
 const communicationId = { id: 'communicationId' };
-
-export const communicationOperations: ResourceDefinitions = {
-	delete: { method: 'DELETE', path: communicationPath, pathParams: communicationId },
-	getAll: {
-		method: 'GET',
-		path: '/crm/communications',
-		query: { contactId: 'contactId', crmCompanyId: 'crmCompanyId' },
-		pagination: { style: 'none' },
-	},
-	log: {
-		method: 'POST',
-		path: '/crm/communications',
-		body: {
-			type: 'type',
-			direction: 'direction',
-			body: { param: 'body', check: 'required' },
-			occurredAt: { param: 'occurredAt', check: 'required', convert: dateTime() },
-			subject: 'additionalFields.subject',
-			durationSeconds: 'additionalFields.durationSeconds',
-			outcome: 'additionalFields.outcome',
-			externalId: 'additionalFields.externalId',
-			...parentIds,
-		},
-	},
-	update: {
-		method: 'PATCH',
-		path: communicationPath,
-		pathParams: communicationId,
-		body: {
-			type: 'updateFields.type',
-			direction: 'updateFields.direction',
-			subject: 'updateFields.subject',
-			body: 'updateFields.body',
-			durationSeconds: 'updateFields.durationSeconds',
-			outcome: 'updateFields.outcome',
-			occurredAt: { param: 'updateFields.occurredAt', convert: dateTime() },
-		},
-		check: (request, input) => (Object.keys(request.body ?? {}).length ? undefined : `Add at least one field under ${input.label('updateFields')}`),
-	},
-};
-
-const show = (operation: string[]) => ({ show: { resource: ['communication'], operation } });
 
 const typeField: INodeProperties = {
 	displayName: 'Type',
@@ -125,68 +83,104 @@ const detailFields: INodeProperties[] = [
 	{ displayName: 'Subject', name: 'subject', type: 'string', default: '', description: 'Subject line (for emails)' },
 ];
 
-export const communicationProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['communication'] } },
-		options: [
-			{ name: 'Delete', value: 'delete', description: 'Needs the communication ID; deletes it for good and returns { deleted: true }', action: 'Delete a communication' },
-			{
+const communicationIdField: INodeProperties = {
+	displayName: 'Communication ID',
+	name: 'communicationId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
+	description: 'ID of the communication, as Log or Get Many returns it',
+};
+
+const additionalFields: INodeProperties = {
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: [
+		...detailFields.slice(0, 1),
+		{ displayName: 'External ID', name: 'externalId', type: 'string', default: '', description: 'The ID of the message or call in another system, to find it again' },
+		...detailFields.slice(1),
+	],
+};
+
+const updateFields: INodeProperties = {
+	displayName: 'Update Fields',
+	name: 'updateFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: byName([bodyField, directionField, ...detailFields, occurredAtField, typeField]),
+};
+
+export const { definitions: communicationOperations, properties: communicationProperties } = declareResource('communication', {
+	default: 'log',
+	operations: {
+		delete: {
+			option: { name: 'Delete', description: 'Needs the communication ID; deletes it for good and returns { deleted: true }', action: 'Delete a communication' },
+			method: 'DELETE',
+			path: communicationPath,
+			pathParams: communicationId,
+			fields: [communicationIdField],
+		},
+		getAll: {
+			option: {
 				name: 'Get Many',
-				value: 'getAll',
 				description: 'Needs a contact or company; returns one item per communication, the latest first',
 				action: 'Get many communications',
 			},
-			{
+			method: 'GET',
+			path: '/crm/communications',
+			query: { contactId: 'contactId', crmCompanyId: 'crmCompanyId' },
+			pagination: { style: 'none' },
+			fields: [...parentProperties(['contact', 'company'], 'whose communications to list'), ...returnAllFields()],
+		},
+		log: {
+			option: {
 				name: 'Log',
-				value: 'log',
 				description: 'Needs Type, Direction, Body, Occurred At and one contact, deal or company; returns the communication',
 				action: 'Log a call or message on a CRM record',
 			},
-			{ name: 'Update', value: 'update', description: 'Needs the communication ID and the fields to change; returns the communication', action: 'Update a communication' },
-		],
-		default: 'log',
+			method: 'POST',
+			path: '/crm/communications',
+			body: {
+				type: 'type',
+				direction: 'direction',
+				body: { param: 'body', check: 'required' },
+				occurredAt: { param: 'occurredAt', check: 'required', convert: dateTime() },
+				subject: 'additionalFields.subject',
+				durationSeconds: 'additionalFields.durationSeconds',
+				outcome: 'additionalFields.outcome',
+				externalId: 'additionalFields.externalId',
+				...parentIds,
+			},
+			fields: [
+				...parentProperties(['contact', 'deal', 'company'], 'the communication is logged on'),
+				typeField,
+				directionField,
+				{ ...bodyField, required: true },
+				{ ...occurredAtField, required: true },
+				additionalFields,
+			],
+		},
+		update: {
+			option: { name: 'Update', description: 'Needs the communication ID and the fields to change; returns the communication', action: 'Update a communication' },
+			method: 'PATCH',
+			path: communicationPath,
+			pathParams: communicationId,
+			body: {
+				type: 'updateFields.type',
+				direction: 'updateFields.direction',
+				subject: 'updateFields.subject',
+				body: 'updateFields.body',
+				durationSeconds: 'updateFields.durationSeconds',
+				outcome: 'updateFields.outcome',
+				occurredAt: { param: 'updateFields.occurredAt', convert: dateTime() },
+			},
+			check: (request, input) => (Object.keys(request.body ?? {}).length ? undefined : `Add at least one field under ${input.label('updateFields')}`),
+			fields: [communicationIdField, updateFields],
+		},
 	},
-	...parentProperties('communication', ['log'], ['contact', 'deal', 'company'], 'the communication is logged on'),
-	...parentProperties('communication', ['getAll'], ['contact', 'company'], 'whose communications to list'),
-	{ ...typeField, displayOptions: show(['log']) },
-	{ ...directionField, displayOptions: show(['log']) },
-	{ ...bodyField, required: true, displayOptions: show(['log']) },
-	{ ...occurredAtField, required: true, displayOptions: show(['log']) },
-	{
-		displayName: 'Communication ID',
-		name: 'communicationId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
-		displayOptions: show(['delete', 'update']),
-		description: 'ID of the communication, as Log or Get Many returns it',
-	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['log']),
-		options: [
-			...detailFields.slice(0, 1),
-			{ displayName: 'External ID', name: 'externalId', type: 'string', default: '', description: 'The ID of the message or call in another system, to find it again' },
-			...detailFields.slice(1),
-		],
-	},
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['update']),
-		options: byName([bodyField, directionField, ...detailFields, occurredAtField, typeField]),
-	},
-	...getManyFields('communication'),
-];
+});

@@ -1,9 +1,10 @@
 import { randomUUID } from 'crypto';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { getManyFields } from '../../shared/getMany';
+import { declareResource } from '../../shared/declare';
+import { returnAllFields } from '../../shared/getMany';
 import { readItems } from '../../shared/transport/answers';
-import type { OperationCall, ResourceDefinitions } from '../../shared/types';
+import type { OperationCall } from '../../shared/types';
 import { rewriteSettings } from '../settings';
 
 /**
@@ -65,24 +66,6 @@ async function deleteField(call: OperationCall): Promise<IDataObject[]> {
 	return [{ key, deleted: after !== undefined }];
 }
 
-export const customFieldOperations: ResourceDefinitions = {
-	getAll: { method: 'GET', path, query, pagination: { style: 'none', itemsKey: 'fields' } },
-	upsert: {
-		method: 'PUT',
-		path,
-		query,
-		values: { key: 'key', label: 'label', type: 'fieldType', required: 'options.required', options: 'options.choices' },
-		check: (_request, call) =>
-			call.values.options !== undefined && !CHOICE_TYPES.includes(String(call.values.type))
-				? `${call.label('options.choices')} belong to Select and Multi Select fields only: remove them, or change ${call.label('fieldType')}`
-				: undefined,
-		perform: upsertField,
-	},
-	delete: { method: 'PUT', path, query, values: { key: 'existingKey' }, perform: deleteField },
-};
-
-const show = (...operation: string[]) => ({ show: { resource: ['customField'], operation } });
-
 const TYPES = [
 	{ name: 'Checkbox', value: 'checkbox', description: 'Yes or no' },
 	{ name: 'Currency', value: 'currency', description: 'An amount of money' },
@@ -94,102 +77,119 @@ const TYPES = [
 	{ name: 'Text Area', value: 'textarea', description: 'Several lines of text' },
 ];
 
-export const customFieldProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['customField'] } },
-		options: [
-			{
-				name: 'Create or Update',
-				value: 'upsert',
-				description: 'Create a new custom field (found by key), or update the current one if it already exists (upsert)',
-				action: 'Create or update a custom field by key',
-			},
-			{
-				name: 'Delete',
-				value: 'delete',
-				description: 'Needs Record Type and the field (values on records stay); returns the key and whether it was deleted',
-				action: 'Delete a custom field',
-			},
-			{
+const recordType: INodeProperties = {
+	displayName: 'Record Type',
+	name: 'recordType',
+	type: 'options',
+	options: [
+		{ name: 'Company', value: 'company' },
+		{ name: 'Deal', value: 'deal' },
+	],
+	default: 'deal',
+	description: 'Whose custom fields: those of CRM companies or those of deals',
+};
+
+const key: INodeProperties = {
+	displayName: 'Key',
+	name: 'key',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. source',
+	description: 'The key of the field in the records\' custom fields (exact case). A field with this key is updated, else one is added.',
+};
+
+const existingKey: INodeProperties = {
+	displayName: 'Custom Field Name or ID',
+	name: 'existingKey',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getCustomFieldKeys', loadOptionsDependsOn: ['recordType'] },
+	required: true,
+	default: '',
+	description: 'The field to remove, by its key. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+const label: INodeProperties = {
+	displayName: 'Label',
+	name: 'label',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. Lead Source',
+	description: 'The name users see',
+};
+
+const fieldType: INodeProperties = { displayName: 'Field Type', name: 'fieldType', type: 'options', options: TYPES, default: 'text', description: 'The kind of value the field holds' };
+
+const options: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Choices',
+			name: 'choices',
+			type: 'string',
+			typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Choice' },
+			default: [],
+			description: 'The values a Select or Multi Select field offers, in order (other types have none); given, they replace the field\'s choices',
+		},
+		{
+			displayName: 'Required',
+			name: 'required',
+			type: 'boolean',
+			default: false,
+			description: 'Whether a record must have a value for the field when it is created (left out: a new field is optional, an existing one stays as it is)',
+		},
+	],
+};
+
+export const { definitions: customFieldOperations, properties: customFieldProperties } = declareResource('customField', {
+	default: 'getAll',
+	operations: {
+		getAll: {
+			option: {
 				name: 'Get Many',
-				value: 'getAll',
 				description: 'Needs Record Type (company or deal); returns one item per custom field, in their order',
 				action: 'Get many custom fields',
 			},
-		],
-		default: 'getAll',
-	},
-	{
-		displayName: 'Record Type',
-		name: 'recordType',
-		type: 'options',
-		options: [
-			{ name: 'Company', value: 'company' },
-			{ name: 'Deal', value: 'deal' },
-		],
-		default: 'deal',
-		displayOptions: { show: { resource: ['customField'] } },
-		description: 'Whose custom fields: those of CRM companies or those of deals',
-	},
-	{
-		displayName: 'Key',
-		name: 'key',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. source',
-		displayOptions: show('upsert'),
-		description: 'The key of the field in the records\' custom fields (exact case). A field with this key is updated, else one is added.',
-	},
-	{
-		displayName: 'Custom Field Name or ID',
-		name: 'existingKey',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getCustomFieldKeys', loadOptionsDependsOn: ['recordType'] },
-		required: true,
-		default: '',
-		displayOptions: show('delete'),
-		description: 'The field to remove, by its key. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
-	{
-		displayName: 'Label',
-		name: 'label',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Lead Source',
-		displayOptions: show('upsert'),
-		description: 'The name users see',
-	},
-	{ displayName: 'Field Type', name: 'fieldType', type: 'options', options: TYPES, default: 'text', displayOptions: show('upsert'), description: 'The kind of value the field holds' },
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show('upsert'),
-		options: [
-			{
-				displayName: 'Choices',
-				name: 'choices',
-				type: 'string',
-				typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Choice' },
-				default: [],
-				description: 'The values a Select or Multi Select field offers, in order (other types have none); given, they replace the field\'s choices',
+			method: 'GET',
+			path,
+			query,
+			pagination: { style: 'none', itemsKey: 'fields' },
+			fields: [recordType, ...returnAllFields()],
+		},
+		upsert: {
+			option: {
+				name: 'Create or Update',
+				description: 'Create a new custom field (found by key), or update the current one if it already exists (upsert)',
+				action: 'Create or update a custom field by key',
 			},
-			{
-				displayName: 'Required',
-				name: 'required',
-				type: 'boolean',
-				default: false,
-				description: 'Whether a record must have a value for the field when it is created (left out: a new field is optional, an existing one stays as it is)',
+			method: 'PUT',
+			path,
+			query,
+			values: { key: 'key', label: 'label', type: 'fieldType', required: 'options.required', options: 'options.choices' },
+			check: (_request, call) =>
+				call.values.options !== undefined && !CHOICE_TYPES.includes(String(call.values.type))
+					? `${call.label('options.choices')} belong to Select and Multi Select fields only: remove them, or change ${call.label('fieldType')}`
+					: undefined,
+			perform: upsertField,
+			fields: [recordType, key, label, fieldType, options],
+		},
+		delete: {
+			option: {
+				name: 'Delete',
+				description: 'Needs Record Type and the field (values on records stay); returns the key and whether it was deleted',
+				action: 'Delete a custom field',
 			},
-		],
+			method: 'PUT',
+			path,
+			query,
+			values: { key: 'existingKey' },
+			perform: deleteField,
+			fields: [recordType, existingKey],
+		},
 	},
-	...getManyFields('customField'),
-];
+});

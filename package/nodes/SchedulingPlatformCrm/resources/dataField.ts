@@ -1,9 +1,10 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { getManyFields } from '../../shared/getMany';
+import { declareResource } from '../../shared/declare';
+import { returnAllFields } from '../../shared/getMany';
 import { InputProblem } from '../../shared/inputChecks';
 import { locator } from '../../shared/locators';
-import type { Converter, ResourceDefinitions } from '../../shared/types';
+import type { Converter } from '../../shared/types';
 
 /** Data Field (api-reference §3): the company's contact data fields; ids are numbers, the usage path has no /v4. */
 
@@ -46,38 +47,6 @@ const fieldIds: Converter = (value) => {
 /** Where a data-field list holds its items: `dataFields` is unconfirmed (§3), so `items`, `data` or a bare list too. */
 export const DATA_FIELD_ITEMS = ['dataFields', 'items', 'data'];
 
-export const dataFieldOperations: ResourceDefinitions = {
-	create: {
-		method: 'POST',
-		path: '/v4/data-field',
-		body: {
-			label: { param: 'label', check: { maxLength: 100 } },
-			fieldType: 'fieldType',
-			name: 'additionalFields.name',
-			required: 'additionalFields.required',
-			hidden: 'additionalFields.hidden',
-			options: { param: 'additionalFields.options', convert: choiceOptions },
-		},
-	},
-	getAll: { method: 'GET', path: '/v4/data-field', pagination: { style: 'offset', itemsKey: DATA_FIELD_ITEMS } },
-	update: {
-		method: 'PATCH',
-		path: '/v4/data-field/{id}',
-		pathParams: { id: 'dataFieldId' },
-		body: {
-			label: { param: 'updateFields.label', check: { maxLength: 100 } },
-			required: 'updateFields.required',
-			hidden: 'updateFields.hidden',
-			options: { param: 'updateFields.options', convert: choiceOptions },
-		},
-	},
-	delete: { method: 'DELETE', path: '/v4/data-field/{id}', pathParams: { id: 'dataFieldId' } },
-	getUsage: { method: 'GET', path: '/data-field/{id}/usage', pathParams: { id: 'dataFieldId' } },
-	reorder: { method: 'PATCH', path: '/v4/data-field/reorder', body: { fieldIds: { param: 'fieldIds', check: 'required', convert: fieldIds } } },
-};
-
-const show = (operation: string[]) => ({ show: { resource: ['dataField'], operation } });
-
 const optionsField: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
@@ -103,99 +72,134 @@ const flags: INodeProperties[] = [
 	{ displayName: 'Required', name: 'required', type: 'boolean', default: false, description: 'Whether booking forms require the field' },
 ];
 
-export const dataFieldProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['dataField'] } },
-		options: [
-			{
+const dataFieldId: INodeProperties = {
+	displayName: 'Data Field',
+	name: 'dataFieldId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The data field to work on',
+	...dataFieldLocator,
+};
+
+const label: INodeProperties = {
+	displayName: 'Label',
+	name: 'label',
+	type: 'string',
+	required: true,
+	default: '',
+	description: 'What forms and the CRM show, up to 100 characters',
+};
+
+const fieldType: INodeProperties = {
+	displayName: 'Field Type',
+	name: 'fieldType',
+	type: 'options',
+	required: true,
+	options: FIELD_TYPES.map((value) => ({ name: value.replace(/(^|-)(\w)/g, (_, dash: string, letter: string) => `${dash ? ' ' : ''}${letter.toUpperCase()}`), value })),
+	default: 'text-single',
+};
+
+const additionalFields: INodeProperties = {
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: [
+		...flags,
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. favouriteColour',
+			description: 'The key in contacts\' additional data; derived from the label when empty; cannot change later',
+		},
+		optionsField,
+	],
+};
+
+const updateFields: INodeProperties = {
+	displayName: 'Update Fields',
+	name: 'updateFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: [...flags, { displayName: 'Label', name: 'label', type: 'string', default: '', description: 'What forms and the CRM show' }, optionsField],
+};
+
+const fieldIdsField: INodeProperties = {
+	displayName: 'Field IDs',
+	name: 'fieldIds',
+	type: 'string',
+	typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Field ID' },
+	required: true,
+	default: [],
+	description: 'Every data field ID of the company once, in the new order (an expression may give a list)',
+};
+
+export const { definitions: dataFieldOperations, properties: dataFieldProperties } = declareResource('dataField', {
+	default: 'getAll',
+	operations: {
+		create: {
+			option: {
 				name: 'Create',
-				value: 'create',
 				description: 'Needs Label and Field Type; returns the data field (its name is the key in contacts\' additionalData)',
 				action: 'Create a contact data field',
 			},
-			{ name: 'Delete', value: 'delete', description: 'Needs the data field (contacts keep their values); returns { deleted: true }', action: 'Delete a data field' },
-			{ name: 'Get Many', value: 'getAll', description: 'Needs nothing; returns one item per contact data field, in their order', action: 'Get many data fields' },
-			{ name: 'Get Usage', value: 'getUsage', description: 'Needs the data field; returns how many contacts and forms use it', action: 'Get the usage of a data field' },
-			{
-				name: 'Reorder',
-				value: 'reorder',
-				description: 'Needs every data field ID in the new order; returns the data fields in that order',
-				action: 'Reorder the data fields',
+			method: 'POST',
+			path: '/v4/data-field',
+			body: {
+				label: { param: 'label', check: { maxLength: 100 } },
+				fieldType: 'fieldType',
+				name: 'additionalFields.name',
+				required: 'additionalFields.required',
+				hidden: 'additionalFields.hidden',
+				options: { param: 'additionalFields.options', convert: choiceOptions },
 			},
-			{ name: 'Update', value: 'update', description: 'Needs the data field and a new label, flags or options; returns the data field', action: 'Update a data field' },
-		],
-		default: 'getAll',
-	},
-	{
-		displayName: 'Data Field',
-		name: 'dataFieldId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		displayOptions: show(['delete', 'getUsage', 'update']),
-		description: 'The data field to work on',
-		...dataFieldLocator,
-	},
-	{
-		displayName: 'Label',
-		name: 'label',
-		type: 'string',
-		required: true,
-		default: '',
-		displayOptions: show(['create']),
-		description: 'What forms and the CRM show, up to 100 characters',
-	},
-	{
-		displayName: 'Field Type',
-		name: 'fieldType',
-		type: 'options',
-		required: true,
-		options: FIELD_TYPES.map((value) => ({ name: value.replace(/(^|-)(\w)/g, (_, dash: string, letter: string) => `${dash ? ' ' : ''}${letter.toUpperCase()}`), value })),
-		default: 'text-single',
-		displayOptions: show(['create']),
-	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['create']),
-		options: [
-			...flags,
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. favouriteColour',
-				description: 'The key in contacts\' additional data; derived from the label when empty; cannot change later',
+			fields: [label, fieldType, additionalFields],
+		},
+		getAll: {
+			option: { name: 'Get Many', description: 'Needs nothing; returns one item per contact data field, in their order', action: 'Get many data fields' },
+			method: 'GET',
+			path: '/v4/data-field',
+			pagination: { style: 'offset', itemsKey: DATA_FIELD_ITEMS },
+			fields: returnAllFields(),
+		},
+		update: {
+			option: { name: 'Update', description: 'Needs the data field and a new label, flags or options; returns the data field', action: 'Update a data field' },
+			method: 'PATCH',
+			path: '/v4/data-field/{id}',
+			pathParams: { id: 'dataFieldId' },
+			body: {
+				label: { param: 'updateFields.label', check: { maxLength: 100 } },
+				required: 'updateFields.required',
+				hidden: 'updateFields.hidden',
+				options: { param: 'updateFields.options', convert: choiceOptions },
 			},
-			optionsField,
-		],
+			fields: [dataFieldId, updateFields],
+		},
+		delete: {
+			option: { name: 'Delete', description: 'Needs the data field (contacts keep their values); returns { deleted: true }', action: 'Delete a data field' },
+			method: 'DELETE',
+			path: '/v4/data-field/{id}',
+			pathParams: { id: 'dataFieldId' },
+			fields: [dataFieldId],
+		},
+		getUsage: {
+			option: { name: 'Get Usage', description: 'Needs the data field; returns how many contacts and forms use it', action: 'Get the usage of a data field' },
+			method: 'GET',
+			path: '/data-field/{id}/usage',
+			pathParams: { id: 'dataFieldId' },
+			fields: [dataFieldId],
+		},
+		reorder: {
+			option: { name: 'Reorder', description: 'Needs every data field ID in the new order; returns the data fields in that order', action: 'Reorder the data fields' },
+			method: 'PATCH',
+			path: '/v4/data-field/reorder',
+			body: { fieldIds: { param: 'fieldIds', check: 'required', convert: fieldIds } },
+			fields: [fieldIdsField],
+		},
 	},
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['update']),
-		options: [...flags, { displayName: 'Label', name: 'label', type: 'string', default: '', description: 'What forms and the CRM show' }, optionsField],
-	},
-	{
-		displayName: 'Field IDs',
-		name: 'fieldIds',
-		type: 'string',
-		typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Field ID' },
-		required: true,
-		default: [],
-		displayOptions: show(['reorder']),
-		description: 'Every data field ID of the company once, in the new order (an expression may give a list)',
-	},
-	...getManyFields('dataField'),
-];
+});

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { OperationCall, ResourceDefinitions } from '../../shared/types';
-import { getManyFields } from '../../shared/getMany';
+import type { OperationCall } from '../../shared/types';
+import { declareResource } from '../../shared/declare';
+import { returnAllFields } from '../../shared/getMany';
 import { pipelineLocator } from '../records';
 
 /**
@@ -66,74 +67,6 @@ async function checkReorder(call: OperationCall): Promise<void> {
 /** Names of pipelines and stages: at most 100 characters. */
 const NAME_LENGTH = { maxLength: 100 };
 
-export const pipelineOperations: ResourceDefinitions = {
-	create: {
-		method: 'POST',
-		path: '/crm/pipelines',
-		body: {
-			name: { param: 'name', check: ['required', NAME_LENGTH] },
-			isDefault: 'additionalFields.isDefault',
-			stages: { param: 'stages', memberChecks: { name: NAME_LENGTH }, convert: newStages },
-		},
-	},
-	getAll: { method: 'GET', path: '/crm/pipelines', pagination: { style: 'none' } },
-	update: {
-		method: 'PATCH',
-		path: '/crm/pipelines/{id}',
-		pathParams: { id: 'pipelineId' },
-		body: { name: { param: 'updateFields.name', check: NAME_LENGTH }, isDefault: 'updateFields.isDefault' },
-	},
-	delete: { method: 'DELETE', path: '/crm/pipelines/{id}', pathParams: { id: 'pipelineId' } },
-	addStage: {
-		method: 'POST',
-		path: '/crm/pipelines/{id}/stages',
-		pathParams: { id: 'pipelineId' },
-		body: {
-			name: { param: 'stageName', check: NAME_LENGTH },
-			color: 'stageColor',
-			isWon: 'stageFields.isWon',
-			isLost: 'stageFields.isLost',
-			winProbability: 'stageFields.winProbability',
-			rottingDays: 'stageFields.rottingDays',
-		},
-	},
-	updateStage: {
-		method: 'PATCH',
-		path: '/crm/pipelines/{id}/stages/{stageId}',
-		pathParams: { id: 'pipelineId', stageId: 'stageId' },
-		body: {
-			name: { param: 'stageUpdateFields.name', check: NAME_LENGTH },
-			color: 'stageUpdateFields.color',
-			isWon: 'stageUpdateFields.isWon',
-			isLost: 'stageUpdateFields.isLost',
-			winProbability: 'stageUpdateFields.winProbability',
-			rottingDays: 'stageUpdateFields.rottingDays',
-		},
-		prepare: async (call) => await assertStageOf(call, call.request.pathParams!.id, call.request.pathParams!.stageId, 'stageId'),
-	},
-	deleteStage: {
-		method: 'DELETE',
-		path: '/crm/pipelines/{id}/stages/{stageId}',
-		pathParams: { id: 'pipelineId', stageId: 'stageId' },
-		query: { moveToStageId: { param: 'moveToStageId', check: 'required' } },
-		check: (request) => (request.qs.moveToStageId === request.pathParams!.stageId ? 'Move Deals To must be another stage than the one deleted' : undefined),
-		prepare: async (call) => {
-			const { id, stageId } = call.request.pathParams!;
-			await assertStageOf(call, id, stageId, 'stageId');
-			await assertStageOf(call, id, call.request.qs.moveToStageId, 'moveToStageId');
-		},
-	},
-	reorderStages: {
-		method: 'PATCH',
-		path: '/crm/pipelines/{id}/stages/reorder',
-		pathParams: { id: 'pipelineId' },
-		body: { stageIds: { param: 'stageOrder', check: 'required', convert: (value) => stageList(value).map((stage) => stage.stageId) } },
-		prepare: checkReorder,
-	},
-};
-
-const show = (...operation: string[]) => ({ show: { resource: ['pipeline'], operation } });
-
 /** A stage dropdown: the stages of the chosen pipeline (Pipeline), else of the chosen deal's pipeline, else of every pipeline. */
 export function stageField(name: string, displayName: string): INodeProperties {
 	return {
@@ -161,136 +94,208 @@ const nameAndColor = (required: boolean): INodeProperties[] => [
 	{ ...stageColor, required, default: required ? '#1a73e8' : '' },
 ];
 
-export const pipelineProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['pipeline'] } },
-		options: [
-			{ name: 'Add Stage', value: 'addStage', description: 'Needs the pipeline, Name and Color; returns the pipeline with its stages', action: 'Add a stage to a pipeline' },
-			{ name: 'Create', value: 'create', description: 'Needs Name and the stages in order; returns the pipeline', action: 'Create a pipeline with its stages' },
-			{ name: 'Delete', value: 'delete', description: 'Needs a pipeline no deal uses; returns { deleted: true }', action: 'Delete a pipeline' },
-			{
-				name: 'Delete Stage',
-				value: 'deleteStage',
-				description: 'Needs the pipeline, the stage and the stage its deals move to; returns { deleted: true }',
-				action: 'Delete a stage of a pipeline',
+const name: INodeProperties = {
+	displayName: 'Name',
+	name: 'name',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. Sales',
+	description: 'Name of the pipeline, at most 100 characters',
+};
+
+const stages: INodeProperties = {
+	displayName: 'Stages',
+	name: 'stages',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true, sortable: true },
+	placeholder: 'Add Stage',
+	default: {},
+	description: 'Stages of the pipeline, in their order',
+	options: [{ displayName: 'Stage', name: 'stage', values: [...nameAndColor(true), ...stageSettings] }],
+};
+
+const additionalFields: INodeProperties = {
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: [{ displayName: 'Is Default', name: 'isDefault', type: 'boolean', default: false, description: 'Whether new deals go to this pipeline unless another is named; the other pipelines stop being the default' }],
+};
+
+const pipelineId: INodeProperties = {
+	displayName: 'Pipeline',
+	name: 'pipelineId',
+	type: 'resourceLocator',
+	required: true,
+	default: { mode: 'list', value: '' },
+	description: 'Pipeline to work on',
+	...pipelineLocator,
+};
+
+const updateFields: INodeProperties = {
+	displayName: 'Update Fields',
+	name: 'updateFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: [
+		{ displayName: 'Is Default', name: 'isDefault', type: 'boolean', default: false, description: 'Whether new deals go to this pipeline unless another is named; on makes the other pipelines non-default' },
+		{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'New name of the pipeline, at most 100 characters' },
+	],
+};
+
+const stageFields: INodeProperties = {
+	displayName: 'Additional Fields',
+	name: 'stageFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: stageSettings,
+};
+
+const stageId: INodeProperties = { ...stageField('stageId', 'Stage Name or ID'), required: true };
+
+const moveToStageId: INodeProperties = {
+	...stageField('moveToStageId', 'Move Deals To Name or ID'),
+	description: 'Another stage of the pipeline: the deleted stage\'s deals move there first. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	required: true,
+};
+
+const stageUpdateFields: INodeProperties = {
+	displayName: 'Update Fields',
+	name: 'stageUpdateFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: [...nameAndColor(false), ...stageSettings],
+};
+
+const stageOrder: INodeProperties = {
+	displayName: 'Stages',
+	name: 'stageOrder',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true, sortable: true },
+	placeholder: 'Add Stage',
+	required: true,
+	default: {},
+	description: 'Every stage of the pipeline, in the new order',
+	options: [
+		{
+			displayName: 'Stage',
+			name: 'stage',
+			values: [stageField('stageId', 'Stage Name or ID')],
+		},
+	],
+};
+
+export const { definitions: pipelineOperations, properties: pipelineProperties } = declareResource('pipeline', {
+	default: 'getAll',
+	operations: {
+		create: {
+			option: { name: 'Create', description: 'Needs Name and the stages in order; returns the pipeline', action: 'Create a pipeline with its stages' },
+			method: 'POST',
+			path: '/crm/pipelines',
+			body: {
+				name: { param: 'name', check: ['required', NAME_LENGTH] },
+				isDefault: 'additionalFields.isDefault',
+				stages: { param: 'stages', memberChecks: { name: NAME_LENGTH }, convert: newStages },
 			},
-			{ name: 'Get Many', value: 'getAll', description: 'Needs nothing; returns one item per pipeline with its stages, the default first', action: 'Get many pipelines' },
-			{
-				name: 'Reorder Stages',
-				value: 'reorderStages',
-				description: 'Needs the pipeline and every stage in the new order; returns the pipeline',
-				action: 'Reorder the stages of a pipeline',
+			fields: [name, stages, additionalFields],
+		},
+		getAll: {
+			option: { name: 'Get Many', description: 'Needs nothing; returns one item per pipeline with its stages, the default first', action: 'Get many pipelines' },
+			method: 'GET',
+			path: '/crm/pipelines',
+			pagination: { style: 'none' },
+			fields: returnAllFields(),
+		},
+		update: {
+			option: { name: 'Update', description: 'Needs the pipeline and a new name or default flag; returns the pipeline', action: 'Update a pipeline' },
+			method: 'PATCH',
+			path: '/crm/pipelines/{id}',
+			pathParams: { id: 'pipelineId' },
+			body: { name: { param: 'updateFields.name', check: NAME_LENGTH }, isDefault: 'updateFields.isDefault' },
+			fields: [pipelineId, updateFields],
+		},
+		delete: {
+			option: { name: 'Delete', description: 'Needs a pipeline no deal uses; returns { deleted: true }', action: 'Delete a pipeline' },
+			method: 'DELETE',
+			path: '/crm/pipelines/{id}',
+			pathParams: { id: 'pipelineId' },
+			fields: [pipelineId],
+		},
+		addStage: {
+			option: { name: 'Add Stage', description: 'Needs the pipeline, Name and Color; returns the pipeline with its stages', action: 'Add a stage to a pipeline' },
+			method: 'POST',
+			path: '/crm/pipelines/{id}/stages',
+			pathParams: { id: 'pipelineId' },
+			body: {
+				name: { param: 'stageName', check: NAME_LENGTH },
+				color: 'stageColor',
+				isWon: 'stageFields.isWon',
+				isLost: 'stageFields.isLost',
+				winProbability: 'stageFields.winProbability',
+				rottingDays: 'stageFields.rottingDays',
 			},
-			{ name: 'Update', value: 'update', description: 'Needs the pipeline and a new name or default flag; returns the pipeline', action: 'Update a pipeline' },
-			{
+			fields: [
+				pipelineId,
+				{ ...stageName, required: true, name: 'stageName', displayName: 'Stage Name', placeholder: 'e.g. Negotiation' },
+				{ ...stageColor, required: true, name: 'stageColor', displayName: 'Stage Color' },
+				stageFields,
+			],
+		},
+		updateStage: {
+			option: {
 				name: 'Update Stage',
-				value: 'updateStage',
 				description: 'Needs the pipeline, the stage and the fields to change; returns the pipeline',
 				action: 'Update a stage of a pipeline',
 			},
-		],
-		default: 'getAll',
-	},
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Sales',
-		displayOptions: show('create'),
-		description: 'Name of the pipeline, at most 100 characters',
-	},
-	{
-		displayName: 'Stages',
-		name: 'stages',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true },
-		placeholder: 'Add Stage',
-		default: {},
-		displayOptions: show('create'),
-		description: 'Stages of the pipeline, in their order',
-		options: [{ displayName: 'Stage', name: 'stage', values: [...nameAndColor(true), ...stageSettings] }],
-	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show('create'),
-		options: [{ displayName: 'Is Default', name: 'isDefault', type: 'boolean', default: false, description: 'Whether new deals go to this pipeline unless another is named; the other pipelines stop being the default' }],
-	},
-	...getManyFields('pipeline'),
-	{
-		displayName: 'Pipeline',
-		name: 'pipelineId',
-		type: 'resourceLocator',
-		required: true,
-		default: { mode: 'list', value: '' },
-		displayOptions: show('update', 'delete', 'addStage', 'updateStage', 'deleteStage', 'reorderStages'),
-		description: 'Pipeline to work on',
-		...pipelineLocator,
-	},
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show('update'),
-		options: [
-			{ displayName: 'Is Default', name: 'isDefault', type: 'boolean', default: false, description: 'Whether new deals go to this pipeline unless another is named; on makes the other pipelines non-default' },
-			{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'New name of the pipeline, at most 100 characters' },
-		],
-	},
-	{ ...stageName, required: true, name: 'stageName', displayName: 'Stage Name', placeholder: 'e.g. Negotiation', displayOptions: show('addStage') },
-	{ ...stageColor, required: true, name: 'stageColor', displayName: 'Stage Color', displayOptions: show('addStage') },
-	{
-		displayName: 'Additional Fields',
-		name: 'stageFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show('addStage'),
-		options: stageSettings,
-	},
-	{ ...stageField('stageId', 'Stage Name or ID'), required: true, displayOptions: show('updateStage', 'deleteStage') },
-	{
-		...stageField('moveToStageId', 'Move Deals To Name or ID'),
-		description: 'Another stage of the pipeline: the deleted stage\'s deals move there first. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		required: true,
-		displayOptions: show('deleteStage'),
-	},
-	{
-		displayName: 'Update Fields',
-		name: 'stageUpdateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show('updateStage'),
-		options: [...nameAndColor(false), ...stageSettings],
-	},
-	{
-		displayName: 'Stages',
-		name: 'stageOrder',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true },
-		placeholder: 'Add Stage',
-		required: true,
-		default: {},
-		displayOptions: show('reorderStages'),
-		description: 'Every stage of the pipeline, in the new order',
-		options: [
-			{
-				displayName: 'Stage',
-				name: 'stage',
-				values: [stageField('stageId', 'Stage Name or ID')],
+			method: 'PATCH',
+			path: '/crm/pipelines/{id}/stages/{stageId}',
+			pathParams: { id: 'pipelineId', stageId: 'stageId' },
+			body: {
+				name: { param: 'stageUpdateFields.name', check: NAME_LENGTH },
+				color: 'stageUpdateFields.color',
+				isWon: 'stageUpdateFields.isWon',
+				isLost: 'stageUpdateFields.isLost',
+				winProbability: 'stageUpdateFields.winProbability',
+				rottingDays: 'stageUpdateFields.rottingDays',
 			},
-		],
+			prepare: async (call) => await assertStageOf(call, call.request.pathParams!.id, call.request.pathParams!.stageId, 'stageId'),
+			fields: [pipelineId, stageId, stageUpdateFields],
+		},
+		deleteStage: {
+			option: {
+				name: 'Delete Stage',
+				description: 'Needs the pipeline, the stage and the stage its deals move to; returns { deleted: true }',
+				action: 'Delete a stage of a pipeline',
+			},
+			method: 'DELETE',
+			path: '/crm/pipelines/{id}/stages/{stageId}',
+			pathParams: { id: 'pipelineId', stageId: 'stageId' },
+			query: { moveToStageId: { param: 'moveToStageId', check: 'required' } },
+			check: (request) => (request.qs.moveToStageId === request.pathParams!.stageId ? 'Move Deals To must be another stage than the one deleted' : undefined),
+			prepare: async (call) => {
+				const { id, stageId } = call.request.pathParams!;
+				await assertStageOf(call, id, stageId, 'stageId');
+				await assertStageOf(call, id, call.request.qs.moveToStageId, 'moveToStageId');
+			},
+			fields: [pipelineId, stageId, moveToStageId],
+		},
+		reorderStages: {
+			option: {
+				name: 'Reorder Stages',
+				description: 'Needs the pipeline and every stage in the new order; returns the pipeline',
+				action: 'Reorder the stages of a pipeline',
+			},
+			method: 'PATCH',
+			path: '/crm/pipelines/{id}/stages/reorder',
+			pathParams: { id: 'pipelineId' },
+			body: { stageIds: { param: 'stageOrder', check: 'required', convert: (value) => stageList(value).map((stage) => stage.stageId) } },
+			prepare: checkReorder,
+			fields: [pipelineId, stageOrder],
+		},
 	},
-];
+});

@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { byName } from '../../shared/fields';
-import { getManyFields } from '../../shared/getMany';
+import { declareResource } from '../../shared/declare';
+import { returnAllFields } from '../../shared/getMany';
 import { dateTime } from '../../shared/dates';
 import { userLocator } from '../../shared/locators';
-import type { ResourceDefinitions } from '../../shared/types';
 import { taskLocator } from '../locators';
 import { companyLocator, contactOrEmailLocator, dealLocator } from '../records';
 
@@ -32,44 +32,6 @@ function taskBody(collection: string) {
 		crmCompanyId: `${collection}.crmCompanyId`,
 	};
 }
-
-export const taskOperations: ResourceDefinitions = {
-	complete: { method: 'PATCH', path: `${taskPath}/complete`, pathParams: taskId },
-	create: {
-		method: 'POST',
-		path: '/crm/tasks',
-		body: { title: { param: 'title', check: 'required' }, ...typeAndDueDate(''), ...taskBody('additionalFields') },
-	},
-	delete: { method: 'DELETE', path: taskPath, pathParams: taskId },
-	get: { method: 'GET', path: taskPath, pathParams: taskId },
-	getAll: {
-		method: 'GET',
-		path: '/crm/tasks',
-		query: {
-			status: 'filters.status',
-			assigneeId: 'filters.assigneeId',
-			contactId: 'filters.contactId',
-			dealId: 'filters.dealId',
-			crmCompanyId: 'filters.crmCompanyId',
-			dueBefore: { param: 'filters.dueBefore', convert: dateTime() },
-			dueAfter: { param: 'filters.dueAfter', convert: dateTime() },
-		},
-		pagination: { style: 'page1', itemsKey: 'tasks' },
-	},
-	getOverdue: { method: 'GET', path: '/crm/tasks/overdue', pagination: { style: 'none' } },
-	getUpcoming: { method: 'GET', path: '/crm/tasks/upcoming', query: { days: 'days' }, pagination: { style: 'none' } },
-	getSummary: { method: 'GET', path: '/crm/tasks/summary', query: { assigneeId: { param: 'summaryFilters.assigneeId', check: 'uuid' } } },
-	reopen: { method: 'PATCH', path: `${taskPath}/uncomplete`, pathParams: taskId },
-	update: {
-		method: 'PATCH',
-		path: taskPath,
-		pathParams: taskId,
-		body: { title: 'updateFields.title', ...typeAndDueDate('updateFields.'), ...taskBody('updateFields') },
-		check: (request, input) => (Object.keys(request.body ?? {}).length ? undefined : `Add at least one field under ${input.label('updateFields')}`),
-	},
-};
-
-const show = (operation: string[]) => ({ show: { resource: ['task'], operation } });
 
 const locatorDefault = { mode: 'list', value: '' };
 
@@ -113,121 +75,179 @@ const dueDateField: INodeProperties = {
 };
 const titleField: INodeProperties = { displayName: 'Title', name: 'title', type: 'string', default: '', description: 'What to do' };
 
-export const taskProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['task'] } },
-		options: [
-			{ name: 'Complete', value: 'complete', description: 'Needs the task; returns the task with completedAt', action: 'Complete a task' },
-			{ name: 'Create', value: 'create', description: 'Needs Title, Type and Due Date; returns the task', action: 'Create a task' },
-			{ name: 'Delete', value: 'delete', description: 'Needs the task; deletes it for good and returns { deleted: true }', action: 'Delete a task' },
-			{ name: 'Get', value: 'get', description: 'Needs the task ID; returns the task', action: 'Get a task by ID' },
-			{
+const taskField: INodeProperties = {
+	displayName: 'Task',
+	name: 'taskId',
+	type: 'resourceLocator',
+	default: locatorDefault,
+	required: true,
+	description: 'The task to use',
+	...taskLocator,
+};
+
+const additionalFields: INodeProperties = {
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: taskFields,
+};
+
+const updateFields: INodeProperties = {
+	displayName: 'Update Fields',
+	name: 'updateFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: byName([...taskFields, dueDateField, titleField, typeField]),
+};
+
+const days: INodeProperties = {
+	displayName: 'Days Ahead',
+	name: 'days',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 365, numberPrecision: 0 },
+	default: 7,
+	description: 'How many days from now to look ahead',
+};
+
+const filters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		{ displayName: 'Assignee', name: 'assigneeId', type: 'resourceLocator', default: locatorDefault, description: 'Only tasks of this user', ...userLocator },
+		{ displayName: 'Company', name: 'crmCompanyId', type: 'resourceLocator', default: locatorDefault, description: 'Only tasks about this company', ...companyLocator },
+		{ displayName: 'Contact', name: 'contactId', type: 'resourceLocator', default: locatorDefault, description: 'Only tasks about this contact', ...contactOrEmailLocator },
+		{ displayName: 'Deal', name: 'dealId', type: 'resourceLocator', default: locatorDefault, description: 'Only tasks about this deal', ...dealLocator },
+		{ displayName: 'Due After', name: 'dueAfter', type: 'dateTime', default: '', description: 'Only tasks due after this moment' },
+		{ displayName: 'Due Before', name: 'dueBefore', type: 'dateTime', default: '', description: 'Only tasks due before this moment' },
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			options: [
+				{ name: 'Completed', value: 'completed' },
+				{ name: 'Open', value: 'open' },
+			],
+			default: 'open',
+			description: 'Only open or only completed tasks',
+		},
+	],
+};
+
+const summaryFilters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'summaryFilters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [{ displayName: 'Assignee', name: 'assigneeId', type: 'resourceLocator', default: locatorDefault, description: 'Only the tasks of this user; left out: every user\'s', ...userLocator }],
+};
+
+/** Return All and Limit of Get Many, Get Overdue and Get Upcoming. */
+const returnAll = returnAllFields();
+
+export const { definitions: taskOperations, properties: taskProperties } = declareResource('task', {
+	default: 'create',
+	operations: {
+		complete: {
+			option: { name: 'Complete', description: 'Needs the task; returns the task with completedAt', action: 'Complete a task' },
+			method: 'PATCH',
+			path: `${taskPath}/complete`,
+			pathParams: taskId,
+			fields: [taskField],
+		},
+		create: {
+			option: { name: 'Create', description: 'Needs Title, Type and Due Date; returns the task', action: 'Create a task' },
+			method: 'POST',
+			path: '/crm/tasks',
+			body: { title: { param: 'title', check: 'required' }, ...typeAndDueDate(''), ...taskBody('additionalFields') },
+			fields: [
+				{ ...titleField, required: true, placeholder: 'e.g. Call back about the offer' },
+				{ ...typeField, required: true },
+				{ ...dueDateField, required: true },
+				additionalFields,
+			],
+		},
+		delete: {
+			option: { name: 'Delete', description: 'Needs the task; deletes it for good and returns { deleted: true }', action: 'Delete a task' },
+			method: 'DELETE',
+			path: taskPath,
+			pathParams: taskId,
+			fields: [taskField],
+		},
+		get: {
+			option: { name: 'Get', description: 'Needs the task ID; returns the task', action: 'Get a task by ID' },
+			method: 'GET',
+			path: taskPath,
+			pathParams: taskId,
+			fields: [taskField],
+		},
+		getAll: {
+			option: {
 				name: 'Get Many',
-				value: 'getAll',
 				description: 'Filters by status, assignee, contact, deal, company or due date; returns one item per task',
 				action: 'Get many tasks',
 			},
-			{ name: 'Get Overdue', value: 'getOverdue', description: 'Needs nothing; returns one item per open task past its due date', action: 'Get overdue tasks' },
-			{
+			method: 'GET',
+			path: '/crm/tasks',
+			query: {
+				status: 'filters.status',
+				assigneeId: 'filters.assigneeId',
+				contactId: 'filters.contactId',
+				dealId: 'filters.dealId',
+				crmCompanyId: 'filters.crmCompanyId',
+				dueBefore: { param: 'filters.dueBefore', convert: dateTime() },
+				dueAfter: { param: 'filters.dueAfter', convert: dateTime() },
+			},
+			pagination: { style: 'page1', itemsKey: 'tasks' },
+			fields: [...returnAll, filters],
+		},
+		getOverdue: {
+			option: { name: 'Get Overdue', description: 'Needs nothing; returns one item per open task past its due date', action: 'Get overdue tasks' },
+			method: 'GET',
+			path: '/crm/tasks/overdue',
+			pagination: { style: 'none' },
+			fields: returnAll,
+		},
+		getUpcoming: {
+			option: { name: 'Get Upcoming', description: 'Needs Days Ahead; returns one item per open task due within them', action: 'Get upcoming tasks' },
+			method: 'GET',
+			path: '/crm/tasks/upcoming',
+			query: { days: 'days' },
+			pagination: { style: 'none' },
+			fields: [days, ...returnAll],
+		},
+		getSummary: {
+			option: {
 				name: 'Get Summary',
-				value: 'getSummary',
 				description: 'Needs nothing (Assignee optional); returns counts by state, type and priority',
 				action: 'Get a summary of the tasks',
 			},
-			{ name: 'Get Upcoming', value: 'getUpcoming', description: 'Needs Days Ahead; returns one item per open task due within them', action: 'Get upcoming tasks' },
-			{ name: 'Reopen', value: 'reopen', description: 'Needs a completed task; returns the task, open again', action: 'Reopen a task' },
-			{ name: 'Update', value: 'update', description: 'Needs the task and the fields to change (not whether it is done); returns the task', action: 'Update a task' },
-		],
-		default: 'create',
+			method: 'GET',
+			path: '/crm/tasks/summary',
+			query: { assigneeId: { param: 'summaryFilters.assigneeId', check: 'uuid' } },
+			fields: [summaryFilters],
+		},
+		reopen: {
+			option: { name: 'Reopen', description: 'Needs a completed task; returns the task, open again', action: 'Reopen a task' },
+			method: 'PATCH',
+			path: `${taskPath}/uncomplete`,
+			pathParams: taskId,
+			fields: [taskField],
+		},
+		update: {
+			option: { name: 'Update', description: 'Needs the task and the fields to change (not whether it is done); returns the task', action: 'Update a task' },
+			method: 'PATCH',
+			path: taskPath,
+			pathParams: taskId,
+			body: { title: 'updateFields.title', ...typeAndDueDate('updateFields.'), ...taskBody('updateFields') },
+			check: (request, input) => (Object.keys(request.body ?? {}).length ? undefined : `Add at least one field under ${input.label('updateFields')}`),
+			fields: [taskField, updateFields],
+		},
 	},
-	{
-		displayName: 'Task',
-		name: 'taskId',
-		type: 'resourceLocator',
-		default: locatorDefault,
-		required: true,
-		displayOptions: show(['complete', 'delete', 'get', 'reopen', 'update']),
-		description: 'The task to use',
-		...taskLocator,
-	},
-	{
-		displayName: 'Title',
-		name: 'title',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Call back about the offer',
-		displayOptions: show(['create']),
-		description: 'What to do',
-	},
-	{ ...typeField, required: true, displayOptions: show(['create']) },
-	{ ...dueDateField, required: true, displayOptions: show(['create']) },
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['create']),
-		options: taskFields,
-	},
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['update']),
-		options: byName([...taskFields, dueDateField, titleField, typeField]),
-	},
-	{
-		displayName: 'Days Ahead',
-		name: 'days',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 365, numberPrecision: 0 },
-		default: 7,
-		displayOptions: show(['getUpcoming']),
-		description: 'How many days from now to look ahead',
-	},
-	...getManyFields('task', ['getAll', 'getOverdue', 'getUpcoming']),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: show(['getAll']),
-		options: [
-			{ displayName: 'Assignee', name: 'assigneeId', type: 'resourceLocator', default: locatorDefault, description: 'Only tasks of this user', ...userLocator },
-			{ displayName: 'Company', name: 'crmCompanyId', type: 'resourceLocator', default: locatorDefault, description: 'Only tasks about this company', ...companyLocator },
-			{ displayName: 'Contact', name: 'contactId', type: 'resourceLocator', default: locatorDefault, description: 'Only tasks about this contact', ...contactOrEmailLocator },
-			{ displayName: 'Deal', name: 'dealId', type: 'resourceLocator', default: locatorDefault, description: 'Only tasks about this deal', ...dealLocator },
-			{ displayName: 'Due After', name: 'dueAfter', type: 'dateTime', default: '', description: 'Only tasks due after this moment' },
-			{ displayName: 'Due Before', name: 'dueBefore', type: 'dateTime', default: '', description: 'Only tasks due before this moment' },
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				options: [
-					{ name: 'Completed', value: 'completed' },
-					{ name: 'Open', value: 'open' },
-				],
-				default: 'open',
-				description: 'Only open or only completed tasks',
-			},
-		],
-	},
-	{
-		displayName: 'Filters',
-		name: 'summaryFilters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: show(['getSummary']),
-		options: [{ displayName: 'Assignee', name: 'assigneeId', type: 'resourceLocator', default: locatorDefault, description: 'Only the tasks of this user; left out: every user\'s', ...userLocator }],
-	},
-];
+});
