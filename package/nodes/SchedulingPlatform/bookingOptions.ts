@@ -249,7 +249,6 @@ export function bookingOptionsProperty(operation: 'create' | 'update'): INodePro
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: { show: { resource: ['meetingType'], operation: [operation] } },
 		description: 'What people who book may choose, and which bookings need a confirmation',
 		options: byName(operation === 'create' ? meetingOptionFields : [...meetingOptionFields, ...schedulingFields]),
 	};

@@ -129,8 +129,11 @@ const dayOptions = [
 	{ name: 'Wednesday', value: 'wednesday' },
 ];
 
-/** The weekly hours inputs (Define Weekly Hours As, Weekly Hours, Weekly Hours (JSON)), shown where `show` says. */
-export function weeklyHoursProperties(show: NonNullable<IDisplayOptions['show']>): INodeProperties[] {
+/**
+ * The weekly hours inputs (Define Weekly Hours As, Weekly Hours, Weekly Hours (JSON)), for the operation whose block
+ * lists them (shared/declare.ts); `show`: the other fields' values they need, such as Set Weekly Hours on.
+ */
+export function weeklyHoursProperties(show: NonNullable<IDisplayOptions['show']> = {}): INodeProperties[] {
 	return [
 		{
 			displayName: 'Define Weekly Hours As',

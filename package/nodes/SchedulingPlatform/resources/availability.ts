@@ -1,8 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { getManyFields } from '../../shared/getMany';
-
-import type { ResourceDefinitions } from '../../shared/types';
+import { declareResource } from '../../shared/declare';
+import { returnAllFields } from '../../shared/getMany';
 import { availabilityLocator } from '../locators';
 import { weekFrom, weeklyHoursProblem, weeklyHoursProperties } from '../weeklyHours';
 
@@ -11,43 +10,6 @@ import { weekFrom, weeklyHoursProblem, weeklyHoursProperties } from '../weeklyHo
  * checked before sending). The list is a bare array: Limit is applied by the node. Add Public Holidays
  * blocks the public holidays of a year, country and (Germany) state as blocked-time exceptions.
  */
-
-export const availabilityOperations: ResourceDefinitions = {
-	addHolidays: {
-		method: 'PATCH',
-		path: '/availability/{id}/holiday-exceptions',
-		pathParams: { id: 'availabilityId' },
-		body: { year: 'year', country: 'country', germanState: 'germanState' },
-		check: (request, input) =>
-			request.body?.germanState && request.body.country !== 'DE'
-				? `${input.label('germanState')} can only be used with ${input.label('country')} Germany (DE)`
-				: undefined,
-	},
-	create: {
-		method: 'POST',
-		path: '/availability',
-		body: {
-			name: { param: 'name', check: 'required' },
-			timezone: { param: 'timezone', check: 'timezone' },
-			schedule: { param: 'scheduleInput', convert: (_mode, input) => weekFrom(input) },
-		},
-		check: (request) => weeklyHoursProblem(request.body?.schedule),
-	},
-	delete: { method: 'DELETE', path: '/availability/{id}', pathParams: { id: 'availabilityId' } },
-	get: { method: 'GET', path: '/availability/{id}', pathParams: { id: 'availabilityId' } },
-	getAll: { method: 'GET', path: '/availability', pagination: { style: 'none' } },
-	update: {
-		method: 'PATCH',
-		path: '/availability/{id}',
-		pathParams: { id: 'availabilityId' },
-		body: {
-			name: 'updateFields.name',
-			timezone: { param: 'updateFields.timezone', check: 'timezone' },
-			schedule: { param: 'updateWeeklyHours', convert: (update, input) => (update ? weekFrom(input) : undefined) },
-		},
-		check: (request) => weeklyHoursProblem(request.body?.schedule),
-	},
-};
 
 /** The countries whose public holidays the API knows (api-reference §2), by English name. */
 const countryOptions = [
@@ -89,9 +51,7 @@ const germanStateOptions = [
 	{ name: 'Thuringia', value: 'TH' },
 ];
 
-const holidayShow = { resource: ['availability'], operation: ['addHolidays'] };
-
-const holidayProperties: INodeProperties[] = [
+const holidayFields: INodeProperties[] = [
 	{
 		displayName: 'Year',
 		name: 'year',
@@ -99,7 +59,6 @@ const holidayProperties: INodeProperties[] = [
 		typeOptions: { minValue: 2025, maxValue: 2027, numberPrecision: 0 },
 		required: true,
 		default: 2026,
-		displayOptions: { show: holidayShow },
 		description: 'Year whose public holidays to block, 2025 to 2027',
 	},
 	{
@@ -109,7 +68,6 @@ const holidayProperties: INodeProperties[] = [
 		options: countryOptions,
 		required: true,
 		default: 'DE',
-		displayOptions: { show: holidayShow },
 		description: 'Country whose public holidays to block',
 	},
 	{
@@ -118,107 +76,140 @@ const holidayProperties: INodeProperties[] = [
 		type: 'options',
 		options: germanStateOptions,
 		default: '',
-		displayOptions: { show: { ...holidayShow, country: ['DE'] } },
+		displayOptions: { show: { country: ['DE'] } },
 		description: 'State whose own public holidays (such as Corpus Christi in Bavaria) are blocked too',
 	},
 ];
 
-export const availabilityProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['availability'] } },
-		options: [
-			{
+const availabilityId: INodeProperties = {
+	displayName: 'Availability',
+	name: 'availabilityId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The availability to work on',
+	...availabilityLocator,
+};
+
+const name: INodeProperties = {
+	displayName: 'Name',
+	name: 'name',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. Office Hours',
+	description: 'Name of the availability, shown when picking it for a meeting type',
+};
+
+const timezone: INodeProperties = {
+	displayName: 'Timezone',
+	name: 'timezone',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. Europe/Berlin',
+	description: 'IANA time zone the weekly hours are meant in, such as Europe/Berlin or America/New_York',
+};
+
+const updateWeeklyHours: INodeProperties = {
+	displayName: 'Update Weekly Hours',
+	name: 'updateWeeklyHours',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to replace the weekly hours. The new hours replace the whole week: days not given become unavailable.',
+};
+
+const updateFields: INodeProperties = {
+	displayName: 'Update Fields',
+	name: 'updateFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: [
+		{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'New name of the availability' },
+		{
+			displayName: 'Timezone',
+			name: 'timezone',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Europe/Berlin',
+			description: 'IANA time zone the weekly hours are meant in',
+		},
+	],
+};
+
+export const { definitions: availabilityOperations, properties: availabilityProperties } = declareResource('availability', {
+	default: 'getAll',
+	operations: {
+		addHolidays: {
+			option: {
 				name: 'Add Public Holidays',
-				value: 'addHolidays',
 				description: 'Needs the availability, Year and Country; returns one item per holiday newly blocked',
 				action: 'Add public holidays to an availability',
 			},
-			{
-				name: 'Create',
-				value: 'create',
-				description: 'Needs Name, Timezone and the weekly hours (form or JSON); returns the availability',
-				action: 'Create an availability with weekly hours',
+			method: 'PATCH',
+			path: '/availability/{id}/holiday-exceptions',
+			pathParams: { id: 'availabilityId' },
+			body: { year: 'year', country: 'country', germanState: 'germanState' },
+			check: (request, input) =>
+				request.body?.germanState && request.body.country !== 'DE'
+					? `${input.label('germanState')} can only be used with ${input.label('country')} Germany (DE)`
+					: undefined,
+			fields: [availabilityId, ...holidayFields],
+		},
+		create: {
+			option: { name: 'Create', description: 'Needs Name, Timezone and the weekly hours (form or JSON); returns the availability', action: 'Create an availability with weekly hours' },
+			method: 'POST',
+			path: '/availability',
+			body: {
+				name: { param: 'name', check: 'required' },
+				timezone: { param: 'timezone', check: 'timezone' },
+				schedule: { param: 'scheduleInput', convert: (_mode, input) => weekFrom(input) },
 			},
-			{
+			check: (request) => weeklyHoursProblem(request.body?.schedule),
+			fields: [name, timezone, ...weeklyHoursProperties()],
+		},
+		delete: {
+			option: {
 				name: 'Delete',
-				value: 'delete',
 				description: 'Needs an availability that is neither the default nor used by a meeting type; returns { deleted: true }',
 				action: 'Delete an availability',
 			},
-			{ name: 'Get', value: 'get', description: 'Needs the availability ID; returns it with its weekly hours and exceptions', action: 'Get an availability by ID' },
-			{ name: 'Get Many', value: 'getAll', description: 'Needs nothing; returns one item per availability of the acting user', action: 'Get many availabilities' },
-			{
+			method: 'DELETE',
+			path: '/availability/{id}',
+			pathParams: { id: 'availabilityId' },
+			fields: [availabilityId],
+		},
+		get: {
+			option: { name: 'Get', description: 'Needs the availability ID; returns it with its weekly hours and exceptions', action: 'Get an availability by ID' },
+			method: 'GET',
+			path: '/availability/{id}',
+			pathParams: { id: 'availabilityId' },
+			fields: [availabilityId],
+		},
+		getAll: {
+			option: { name: 'Get Many', description: 'Needs nothing; returns one item per availability of the acting user', action: 'Get many availabilities' },
+			method: 'GET',
+			path: '/availability',
+			pagination: { style: 'none' },
+			fields: returnAllFields(),
+		},
+		update: {
+			option: {
 				name: 'Update',
-				value: 'update',
 				description: 'Needs the availability and a new name, time zone or weekly hours; returns the availability',
 				action: 'Update an availability',
 			},
-		],
-		default: 'getAll',
-	},
-	{
-		displayName: 'Availability',
-		name: 'availabilityId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		displayOptions: { show: { resource: ['availability'], operation: ['addHolidays', 'delete', 'get', 'update'] } },
-		description: 'The availability to work on',
-		...availabilityLocator,
-	},
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Office Hours',
-		displayOptions: { show: { resource: ['availability'], operation: ['create'] } },
-		description: 'Name of the availability, shown when picking it for a meeting type',
-	},
-	{
-		displayName: 'Timezone',
-		name: 'timezone',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Europe/Berlin',
-		displayOptions: { show: { resource: ['availability'], operation: ['create'] } },
-		description: 'IANA time zone the weekly hours are meant in, such as Europe/Berlin or America/New_York',
-	},
-	{
-		displayName: 'Update Weekly Hours',
-		name: 'updateWeeklyHours',
-		type: 'boolean',
-		default: false,
-		displayOptions: { show: { resource: ['availability'], operation: ['update'] } },
-		description: 'Whether to replace the weekly hours. The new hours replace the whole week: days not given become unavailable.',
-	},
-	...weeklyHoursProperties({ resource: ['availability'], operation: ['create'] }),
-	...weeklyHoursProperties({ resource: ['availability'], operation: ['update'], updateWeeklyHours: [true] }),
-	...holidayProperties,
-	...getManyFields('availability'),
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: { show: { resource: ['availability'], operation: ['update'] } },
-		options: [
-			{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'New name of the availability' },
-			{
-				displayName: 'Timezone',
-				name: 'timezone',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Europe/Berlin',
-				description: 'IANA time zone the weekly hours are meant in',
+			method: 'PATCH',
+			path: '/availability/{id}',
+			pathParams: { id: 'availabilityId' },
+			body: {
+				name: 'updateFields.name',
+				timezone: { param: 'updateFields.timezone', check: 'timezone' },
+				schedule: { param: 'updateWeeklyHours', convert: (update, input) => (update ? weekFrom(input) : undefined) },
 			},
-		],
+			check: (request) => weeklyHoursProblem(request.body?.schedule),
+			fields: [availabilityId, updateWeeklyHours, ...weeklyHoursProperties({ updateWeeklyHours: [true] }), updateFields],
+		},
 	},
-];
+});
