@@ -1,8 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { getManyFields } from '../../shared/getMany';
 import { dateTime } from '../../shared/dates';
-import type { OperationCall, ResourceDefinitions } from '../../shared/types';
+import { declareResource } from '../../shared/declare';
+import { returnAllFields } from '../../shared/getMany';
+import type { OperationCall } from '../../shared/types';
 import { meetingTypeLocator } from '../records';
 
 /**
@@ -50,181 +51,166 @@ function pageLink(answer: unknown, call: OperationCall): IDataObject[] {
 	return [{ ...found, url: withPrefill(String(found.link), call.values) }];
 }
 
-export const bookingLinkOperations: ResourceDefinitions = {
-	createOneTime: {
-		method: 'POST',
-		path: '/v4/one-time-booking-link/create/{meetingTypeId}',
-		pathParams: { meetingTypeId: 'meetingTypeId' },
-		body: { expiresAt: { param: 'additionalFields.expiresAt', convert: dateTime() } },
-	},
-	deleteOneTime: {
-		method: 'DELETE',
-		path: '/v4/one-time-booking-link/{id}',
-		pathParams: { id: 'linkId' },
-	},
-	getAllOneTime: {
-		method: 'GET',
-		path: '/v4/one-time-booking-link',
-		query: { meetingTypeId: 'filters.meetingTypeId' },
-		pagination: { style: 'none' },
-	},
-	getAll: {
-		method: 'GET',
-		path: '/v4/booking-link',
-		query: { workspaceId: 'filters.workspaceId' },
-		pagination: { style: 'none', pick: allLinks },
-	},
-	getPageLink: {
-		method: 'GET',
-		path: '/v4/booking-link',
-		values: {
-			meetingTypeId: { param: 'meetingTypeId', check: 'required' },
-			email: { param: 'prefill.email', check: 'email' },
-			firstname: 'prefill.firstname',
-			lastname: 'prefill.lastname',
-			phone: { param: 'prefill.phone', check: 'phone' },
-		},
-		readOnce: true,
-		output: pageLink,
-	},
+const meetingTypeId: INodeProperties = {
+	displayName: 'Meeting Type',
+	name: 'meetingTypeId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The meeting type the link books',
+	...meetingTypeLocator,
 };
 
-const show = (operation: string[]) => ({ show: { resource: ['bookingLink'], operation } });
+const linkId: INodeProperties = {
+	displayName: 'Link ID',
+	name: 'linkId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
+	description: 'ID of the one-time link, as Create One-Time Link or Get Many One-Time Links returns it',
+};
 
-export const bookingLinkProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['bookingLink'] } },
-		options: [
-			{
+const additionalFields: INodeProperties = {
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: [
+		{
+			displayName: 'Expires At',
+			name: 'expiresAt',
+			type: 'dateTime',
+			default: '',
+			description: 'When the link stops working if nobody has booked with it; must be in the future. Empty: it works until used.',
+		},
+	],
+};
+
+const prefill: INodeProperties = {
+	displayName: 'Prefill',
+	name: 'prefill',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	description: 'Details filled in on the booking form for the person who opens the link',
+	options: [
+		{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '' },
+		{ displayName: 'First Name', name: 'firstname', type: 'string', default: '' },
+		{ displayName: 'Last Name', name: 'lastname', type: 'string', default: '' },
+		{
+			displayName: 'Phone',
+			name: 'phone',
+			type: 'string',
+			placeholder: 'e.g. +4915112345678',
+			default: '',
+			description: 'Phone number in international (E.164) form: + and country code, digits only',
+		},
+	],
+};
+
+const returnAll = returnAllFields();
+
+const oneTimeFilters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		{
+			displayName: 'Meeting Type',
+			name: 'meetingTypeId',
+			type: 'resourceLocator',
+			default: { mode: 'list', value: '' },
+			description: 'Only the links of this meeting type',
+			...meetingTypeLocator,
+		},
+	],
+};
+
+const linkFilters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		{
+			displayName: 'Workspace ID',
+			name: 'workspaceId',
+			type: 'string',
+			default: '',
+			description: 'Only the workspace links of this workspace; the acting user\'s own links are always listed',
+		},
+	],
+};
+
+export const { definitions: bookingLinkOperations, properties: bookingLinkProperties } = declareResource('bookingLink', {
+	default: 'getPageLink',
+	operations: {
+		createOneTime: {
+			option: {
 				name: 'Create One-Time Link',
-				value: 'createOneTime',
 				description: 'Needs the meeting type (Expires At optional); returns the link with its URL',
 				action: 'Create a one time booking link',
 			},
-			{
-				name: 'Delete One-Time Link',
-				value: 'deleteOneTime',
-				description: 'Needs the one-time link\'s ID; returns { deleted: true }',
-				action: 'Delete a one time booking link',
-			},
-			{
-				name: 'Get Booking Page Link',
-				value: 'getPageLink',
-				description: 'Needs the meeting type (prefill fields optional); returns the link item with its URL',
-				action: 'Get the booking page link of a meeting type',
-			},
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				description: 'Needs nothing; returns one item per booking page link of the acting user and their workspaces',
-				action: 'Get many booking links',
-			},
-			{
+			method: 'POST',
+			path: '/v4/one-time-booking-link/create/{meetingTypeId}',
+			pathParams: { meetingTypeId: 'meetingTypeId' },
+			body: { expiresAt: { param: 'additionalFields.expiresAt', convert: dateTime() } },
+			fields: [meetingTypeId, additionalFields],
+		},
+		deleteOneTime: {
+			option: { name: 'Delete One-Time Link', description: 'Needs the one-time link\'s ID; returns { deleted: true }', action: 'Delete a one time booking link' },
+			method: 'DELETE',
+			path: '/v4/one-time-booking-link/{id}',
+			pathParams: { id: 'linkId' },
+			fields: [linkId],
+		},
+		getAllOneTime: {
+			option: {
 				name: 'Get Many One-Time Links',
-				value: 'getAllOneTime',
 				description: 'Needs nothing (Meeting Type optional); returns one item per one-time link',
 				action: 'Get many one time booking links',
 			},
-		],
-		default: 'getPageLink',
-	},
-	{
-		displayName: 'Meeting Type',
-		name: 'meetingTypeId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		displayOptions: show(['createOneTime', 'getPageLink']),
-		description: 'The meeting type the link books',
-		...meetingTypeLocator,
-	},
-	{
-		displayName: 'Link ID',
-		name: 'linkId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
-		displayOptions: show(['deleteOneTime']),
-		description: 'ID of the one-time link, as Create One-Time Link or Get Many One-Time Links returns it',
-	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['createOneTime']),
-		options: [
-			{
-				displayName: 'Expires At',
-				name: 'expiresAt',
-				type: 'dateTime',
-				default: '',
-				description: 'When the link stops working if nobody has booked with it; must be in the future. Empty: it works until used.',
+			method: 'GET',
+			path: '/v4/one-time-booking-link',
+			query: { meetingTypeId: 'filters.meetingTypeId' },
+			pagination: { style: 'none' },
+			fields: [...returnAll, oneTimeFilters],
+		},
+		getAll: {
+			option: {
+				name: 'Get Many',
+				description: 'Needs nothing; returns one item per booking page link of the acting user and their workspaces',
+				action: 'Get many booking links',
 			},
-		],
-	},
-	{
-		displayName: 'Prefill',
-		name: 'prefill',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['getPageLink']),
-		description: 'Details filled in on the booking form for the person who opens the link',
-		options: [
-			{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '' },
-			{ displayName: 'First Name', name: 'firstname', type: 'string', default: '' },
-			{ displayName: 'Last Name', name: 'lastname', type: 'string', default: '' },
-			{
-				displayName: 'Phone',
-				name: 'phone',
-				type: 'string',
-				placeholder: 'e.g. +4915112345678',
-				default: '',
-				description: 'Phone number in international (E.164) form: + and country code, digits only',
+			method: 'GET',
+			path: '/v4/booking-link',
+			query: { workspaceId: 'filters.workspaceId' },
+			pagination: { style: 'none', pick: allLinks },
+			fields: [...returnAll, linkFilters],
+		},
+		getPageLink: {
+			option: {
+				name: 'Get Booking Page Link',
+				description: 'Needs the meeting type (prefill fields optional); returns the link item with its URL',
+				action: 'Get the booking page link of a meeting type',
 			},
-		],
-	},
-	...getManyFields('bookingLink', ['getAll', 'getAllOneTime']),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: show(['getAllOneTime']),
-		options: [
-			{
-				displayName: 'Meeting Type',
-				name: 'meetingTypeId',
-				type: 'resourceLocator',
-				default: { mode: 'list', value: '' },
-				description: 'Only the links of this meeting type',
-				...meetingTypeLocator,
+			method: 'GET',
+			path: '/v4/booking-link',
+			values: {
+				meetingTypeId: { param: 'meetingTypeId', check: 'required' },
+				email: { param: 'prefill.email', check: 'email' },
+				firstname: 'prefill.firstname',
+				lastname: 'prefill.lastname',
+				phone: { param: 'prefill.phone', check: 'phone' },
 			},
-		],
+			readOnce: true,
+			output: pageLink,
+			fields: [meetingTypeId, prefill],
+		},
 	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: show(['getAll']),
-		options: [
-			{
-				displayName: 'Workspace ID',
-				name: 'workspaceId',
-				type: 'string',
-				default: '',
-				description: 'Only the workspace links of this workspace; the acting user\'s own links are always listed',
-			},
-		],
-	},
-];
+});

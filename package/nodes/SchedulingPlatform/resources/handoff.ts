@@ -1,9 +1,10 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { dateTime, endAfterStart } from '../../shared/dates';
+import { declareResource } from '../../shared/declare';
 import { userLocator } from '../../shared/locators';
 import { appointmentLocator } from '../locators';
-import type { Converter, OperationCall, ResourceDefinitions } from '../../shared/types';
+import type { Converter, OperationCall } from '../../shared/types';
 import { idList } from './booking';
 
 /** The API's answer: the IDs handed off and the IDs not handed off because of a conflict (no reason; `conflicts` may be absent). */
@@ -28,266 +29,257 @@ const appointmentIds: Converter = (value) => {
 	return ids.length > 0 ? ids : undefined;
 };
 
-/** Handoff V4 (api-reference §2): appointments moved to another host. */
-export const handoffOperations: ResourceDefinitions = {
-	handOffAppointment: {
-		method: 'POST',
-		path: '/v4/handoff/appointment',
-		body: {
-			appointmentId: 'appointmentId',
-			userId: 'userId',
-			queueId: 'queueId',
-			queueGroupId: 'queueGroupId',
-		},
-	},
-	getOptions: {
-		method: 'GET',
-		path: '/v4/handoff/available-handoffs',
-		query: { appointmentId: 'appointmentId', isOnline: 'filters.isOnline', channelId: 'filters.channelId' },
-		output: (answer) => (answer as { users: IDataObject[] }).users,
-	},
-	handOffMany: {
-		method: 'POST',
-		path: '/v4/handoff/bulk',
-		body: {
-			userId: { param: 'currentHostIds', convert: idList },
-			start: { param: 'start', convert: dateTime() },
-			end: { param: 'end', convert: dateTime() },
-			targetUserId: 'targetUserId',
-			targetUserIds: { param: 'targetUserIds', convert: idList },
-			appointmentIds: { param: 'additionalFields.appointmentIds', convert: appointmentIds },
-			enableAvailabilityCheck: 'additionalFields.enableAvailabilityCheck',
-			ignoreAvailability: 'additionalFields.ignoreAvailability',
-		},
-		check: (request) => endAfterStart(request.body, 'start', 'end', ['Start', 'End']),
-		output: bulkItems,
-	},
+const appointmentId: INodeProperties = {
+	displayName: 'Appointment',
+	name: 'appointmentId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The appointment to hand off. The list shows the newest first; type to search attendee names, emails and meeting names.',
+	...appointmentLocator,
 };
 
-const show = (operation: string[], extra: Record<string, string[]> = {}) => ({
-	show: { resource: ['handoff'], operation, ...extra },
-});
+const handOffTo: INodeProperties = {
+	displayName: 'Hand Off To',
+	name: 'handOffTo',
+	type: 'options',
+	options: [
+		{ name: 'Queue', value: 'queue', description: 'A round robin queue picks the new host' },
+		{ name: 'Queue Group', value: 'queueGroup', description: 'A group of queues picks the new host' },
+		{ name: 'User', value: 'user', description: 'A colleague becomes the new host' },
+	],
+	default: 'user',
+	description: 'Who gets the appointment. The new host must be free at its time.',
+};
 
-export const handoffProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['handoff'] } },
-		options: [
-			{
-				name: 'Get Handoff Options',
-				value: 'getOptions',
-				description: 'Needs the appointment (optional); returns one item per user, blocked when not free at its time',
-				action: 'Get the users an appointment can be handed to',
-			},
-			{
+const userId: INodeProperties = {
+	displayName: 'User',
+	name: 'userId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	displayOptions: { show: { handOffTo: ['user'] } },
+	description: 'The new host, a user of the company',
+	...userLocator,
+};
+
+const queueId: INodeProperties = {
+	displayName: 'Queue ID',
+	name: 'queueId',
+	type: 'string',
+	required: true,
+	default: '',
+	displayOptions: { show: { handOffTo: ['queue'] } },
+	description: 'ID of the round robin queue that picks the new host',
+};
+
+const queueGroupId: INodeProperties = {
+	displayName: 'Queue Group ID',
+	name: 'queueGroupId',
+	type: 'string',
+	required: true,
+	default: '',
+	displayOptions: { show: { handOffTo: ['queueGroup'] } },
+	description: 'ID of the queue group that picks the new host',
+};
+
+const optionsAppointmentId: INodeProperties = {
+	displayName: 'Appointment',
+	name: 'appointmentId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	description: 'The appointment to hand off: its hosts are left out, and users not free at its time come with "blocked": true. Empty: every user of the company.',
+	...appointmentLocator,
+};
+
+const filters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		{
+			displayName: 'Channel ID',
+			name: 'channelId',
+			type: 'string',
+			default: '',
+			description: 'Only users who handle this messenger channel',
+		},
+		{
+			displayName: 'Online Only',
+			name: 'isOnline',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to list only users who are online now',
+		},
+	],
+};
+
+const currentHostIds: INodeProperties = {
+	displayName: 'Current Host Names or IDs',
+	name: 'currentHostIds',
+	type: 'multiOptions',
+	typeOptions: { loadOptionsMethod: 'getUsers' },
+	required: true,
+	default: [],
+	description:
+		'The hosts whose appointments are handed off, such as a colleague on holiday or leaving. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+const start: INodeProperties = {
+	displayName: 'Start',
+	name: 'start',
+	type: 'dateTime',
+	required: true,
+	default: '',
+	description: 'Appointments that start at or after this moment are handed off. Without an offset it is read in the workflow\'s time zone.',
+};
+
+const end: INodeProperties = {
+	displayName: 'End',
+	name: 'end',
+	type: 'dateTime',
+	required: true,
+	default: '',
+	description: 'Appointments that start before this moment are handed off. Without an offset it is read in the workflow\'s time zone.',
+};
+
+const manyHandOffTo: INodeProperties = {
+	displayName: 'Hand Off To',
+	name: 'handOffTo',
+	type: 'options',
+	options: [
+		{ name: 'One User', value: 'user', description: 'Every appointment goes to the same user' },
+		{ name: 'Several Users (Round Robin)', value: 'roundRobin', description: 'The appointments go to the users in turn' },
+	],
+	default: 'user',
+	description: 'Who gets the appointments. Each new host must be free at the appointment\'s time, else it is a conflict.',
+};
+
+const targetUserId: INodeProperties = {
+	displayName: 'User',
+	name: 'targetUserId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	displayOptions: { show: { handOffTo: ['user'] } },
+	description: 'The new host of every appointment',
+	...userLocator,
+};
+
+const targetUserIds: INodeProperties = {
+	displayName: 'User Names or IDs',
+	name: 'targetUserIds',
+	type: 'multiOptions',
+	typeOptions: { loadOptionsMethod: 'getUsers' },
+	required: true,
+	default: [],
+	displayOptions: { show: { handOffTo: ['roundRobin'] } },
+	description:
+		'The new hosts, who get the appointments in turn (by start). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+const output: INodeProperties = {
+	displayName: 'Output',
+	name: 'output',
+	type: 'options',
+	options: [
+		{
+			name: 'One Item per Appointment',
+			value: 'perAppointment',
+			description: 'Each item: appointmentId and handedOff (false for a conflict; the API gives no reason)',
+		},
+		{ name: 'Summary', value: 'summary', description: 'One item with the API\'s lists of appointment IDs: success and conflicts' },
+	],
+	default: 'perAppointment',
+};
+
+const additionalFields: INodeProperties = {
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: [
+		{
+			displayName: 'Appointment IDs',
+			name: 'appointmentIds',
+			type: 'string',
+			typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Appointment ID' },
+			default: [],
+			description: 'Hand off only these of the hosts\' appointments in the period; from an expression, a list or comma-separated text',
+		},
+		{
+			displayName: 'Enable Availability Check',
+			name: 'enableAvailabilityCheck',
+			type: 'boolean',
+			default: true,
+			description: 'Whether round robin gives an appointment to the next user in turn who is free at its time, instead of making it a conflict when the user in turn is busy',
+		},
+		{
+			displayName: 'Ignore Availability',
+			name: 'ignoreAvailability',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to hand off appointments even when the new host is not free at their time',
+		},
+	],
+};
+
+/** Handoff V4 (api-reference §2): appointments moved to another host. */
+export const { definitions: handoffOperations, properties: handoffProperties } = declareResource('handoff', {
+	default: 'handOffAppointment',
+	operations: {
+		handOffAppointment: {
+			option: {
 				name: 'Hand Off Appointment',
-				value: 'handOffAppointment',
 				description: 'Needs the appointment and a user, queue or queue group; returns the appointment with its new host',
 				action: 'Hand off an appointment to another host',
 			},
-			{
+			method: 'POST',
+			path: '/v4/handoff/appointment',
+			body: {
+				appointmentId: 'appointmentId',
+				userId: 'userId',
+				queueId: 'queueId',
+				queueGroupId: 'queueGroupId',
+			},
+			fields: [appointmentId, handOffTo, userId, queueId, queueGroupId],
+		},
+		getOptions: {
+			option: {
+				name: 'Get Handoff Options',
+				description: 'Needs the appointment (optional); returns one item per user, blocked when not free at its time',
+				action: 'Get the users an appointment can be handed to',
+			},
+			method: 'GET',
+			path: '/v4/handoff/available-handoffs',
+			query: { appointmentId: 'appointmentId', isOnline: 'filters.isOnline', channelId: 'filters.channelId' },
+			output: (answer) => (answer as { users: IDataObject[] }).users,
+			fields: [optionsAppointmentId, filters],
+		},
+		handOffMany: {
+			option: {
 				name: 'Hand Off Many',
-				value: 'handOffMany',
 				description: 'Needs the current hosts, Start, End and the users to hand to; returns one item per appointment, or a summary',
 				action: 'Hand off the appointments of hosts in a period',
 			},
-		],
-		default: 'handOffAppointment',
-	},
-	{
-		displayName: 'Appointment',
-		name: 'appointmentId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		displayOptions: show(['handOffAppointment']),
-		description: 'The appointment to hand off. The list shows the newest first; type to search attendee names, emails and meeting names.',
-		...appointmentLocator,
-	},
-	{
-		displayName: 'Hand Off To',
-		name: 'handOffTo',
-		type: 'options',
-		options: [
-			{ name: 'Queue', value: 'queue', description: 'A round robin queue picks the new host' },
-			{ name: 'Queue Group', value: 'queueGroup', description: 'A group of queues picks the new host' },
-			{ name: 'User', value: 'user', description: 'A colleague becomes the new host' },
-		],
-		default: 'user',
-		displayOptions: show(['handOffAppointment']),
-		description: 'Who gets the appointment. The new host must be free at its time.',
-	},
-	{
-		displayName: 'User',
-		name: 'userId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		displayOptions: show(['handOffAppointment'], { handOffTo: ['user'] }),
-		description: 'The new host, a user of the company',
-		...userLocator,
-	},
-	{
-		displayName: 'Queue ID',
-		name: 'queueId',
-		type: 'string',
-		required: true,
-		default: '',
-		displayOptions: show(['handOffAppointment'], { handOffTo: ['queue'] }),
-		description: 'ID of the round robin queue that picks the new host',
-	},
-	{
-		displayName: 'Queue Group ID',
-		name: 'queueGroupId',
-		type: 'string',
-		required: true,
-		default: '',
-		displayOptions: show(['handOffAppointment'], { handOffTo: ['queueGroup'] }),
-		description: 'ID of the queue group that picks the new host',
-	},
-	{
-		displayName: 'Appointment',
-		name: 'appointmentId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		displayOptions: show(['getOptions']),
-		description: 'The appointment to hand off: its hosts are left out, and users not free at its time come with "blocked": true. Empty: every user of the company.',
-		...appointmentLocator,
-	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: show(['getOptions']),
-		options: [
-			{
-				displayName: 'Channel ID',
-				name: 'channelId',
-				type: 'string',
-				default: '',
-				description: 'Only users who handle this messenger channel',
+			method: 'POST',
+			path: '/v4/handoff/bulk',
+			body: {
+				userId: { param: 'currentHostIds', convert: idList },
+				start: { param: 'start', convert: dateTime() },
+				end: { param: 'end', convert: dateTime() },
+				targetUserId: 'targetUserId',
+				targetUserIds: { param: 'targetUserIds', convert: idList },
+				appointmentIds: { param: 'additionalFields.appointmentIds', convert: appointmentIds },
+				enableAvailabilityCheck: 'additionalFields.enableAvailabilityCheck',
+				ignoreAvailability: 'additionalFields.ignoreAvailability',
 			},
-			{
-				displayName: 'Online Only',
-				name: 'isOnline',
-				type: 'boolean',
-				default: true,
-				description: 'Whether to list only users who are online now',
-			},
-		],
+			check: (request) => endAfterStart(request.body, 'start', 'end', ['Start', 'End']),
+			output: bulkItems,
+			fields: [currentHostIds, start, end, manyHandOffTo, targetUserId, targetUserIds, output, additionalFields],
+		},
 	},
-	{
-		displayName: 'Current Host Names or IDs',
-		name: 'currentHostIds',
-		type: 'multiOptions',
-		typeOptions: { loadOptionsMethod: 'getUsers' },
-		required: true,
-		default: [],
-		displayOptions: show(['handOffMany']),
-		description:
-			'The hosts whose appointments are handed off, such as a colleague on holiday or leaving. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
-	{
-		displayName: 'Start',
-		name: 'start',
-		type: 'dateTime',
-		required: true,
-		default: '',
-		displayOptions: show(['handOffMany']),
-		description: 'Appointments that start at or after this moment are handed off. Without an offset it is read in the workflow\'s time zone.',
-	},
-	{
-		displayName: 'End',
-		name: 'end',
-		type: 'dateTime',
-		required: true,
-		default: '',
-		displayOptions: show(['handOffMany']),
-		description: 'Appointments that start before this moment are handed off. Without an offset it is read in the workflow\'s time zone.',
-	},
-	{
-		displayName: 'Hand Off To',
-		name: 'handOffTo',
-		type: 'options',
-		options: [
-			{ name: 'One User', value: 'user', description: 'Every appointment goes to the same user' },
-			{ name: 'Several Users (Round Robin)', value: 'roundRobin', description: 'The appointments go to the users in turn' },
-		],
-		default: 'user',
-		displayOptions: show(['handOffMany']),
-		description: 'Who gets the appointments. Each new host must be free at the appointment\'s time, else it is a conflict.',
-	},
-	{
-		displayName: 'User',
-		name: 'targetUserId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		displayOptions: show(['handOffMany'], { handOffTo: ['user'] }),
-		description: 'The new host of every appointment',
-		...userLocator,
-	},
-	{
-		displayName: 'User Names or IDs',
-		name: 'targetUserIds',
-		type: 'multiOptions',
-		typeOptions: { loadOptionsMethod: 'getUsers' },
-		required: true,
-		default: [],
-		displayOptions: show(['handOffMany'], { handOffTo: ['roundRobin'] }),
-		description:
-			'The new hosts, who get the appointments in turn (by start). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
-	{
-		displayName: 'Output',
-		name: 'output',
-		type: 'options',
-		options: [
-			{
-				name: 'One Item per Appointment',
-				value: 'perAppointment',
-				description: 'Each item: appointmentId and handedOff (false for a conflict; the API gives no reason)',
-			},
-			{ name: 'Summary', value: 'summary', description: 'One item with the API\'s lists of appointment IDs: success and conflicts' },
-		],
-		default: 'perAppointment',
-		displayOptions: show(['handOffMany']),
-	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['handOffMany']),
-		options: [
-			{
-				displayName: 'Appointment IDs',
-				name: 'appointmentIds',
-				type: 'string',
-				typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Appointment ID' },
-				default: [],
-				description: 'Hand off only these of the hosts\' appointments in the period; from an expression, a list or comma-separated text',
-			},
-			{
-				displayName: 'Enable Availability Check',
-				name: 'enableAvailabilityCheck',
-				type: 'boolean',
-				default: true,
-				description: 'Whether round robin gives an appointment to the next user in turn who is free at its time, instead of making it a conflict when the user in turn is busy',
-			},
-			{
-				displayName: 'Ignore Availability',
-				name: 'ignoreAvailability',
-				type: 'boolean',
-				default: true,
-				description: 'Whether to hand off appointments even when the new host is not free at their time',
-			},
-		],
-	},
-];
+});
