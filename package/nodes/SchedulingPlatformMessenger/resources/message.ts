@@ -1,8 +1,9 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { declareResource } from '../../shared/declare';
 import { InputProblem } from '../../shared/inputChecks';
-import type { InputReader, OperationCall, ResourceDefinitions } from '../../shared/types';
+import type { InputReader, OperationCall } from '../../shared/types';
 import { conversationLocator, templateLocator } from '../locators';
 import { CONVERSATION_PATH, MESSAGES_PATH, TEMPLATES_PATH } from '../records';
 
@@ -93,29 +94,8 @@ async function send(call: OperationCall): Promise<IDataObject[]> {
 	return await post(body).catch(async (error: unknown) => (windowClosedByApi(error) ? await instead() : await Promise.reject(error)));
 }
 
-export const messageOperations: ResourceDefinitions = {
-	send: {
-		method: 'POST',
-		path: MESSAGES_PATH,
-		body: {
-			phone: { param: 'phone', check: 'phone' },
-			userId: 'userId',
-			conversationId: 'conversationId',
-			type: 'type',
-			text: 'text',
-			template: { param: 'template', convert: templateRef },
-		},
-		values: { windowClosed: 'windowClosed' },
-		check: emptyParameter,
-		prepare: checkTemplate,
-		perform: send,
-	},
-};
-
-const show = (extra: IDataObject = {}) => ({ show: { resource: ['message'], operation: ['send'], ...extra } });
-
 /** Template and its parameters: shown for Type Template, and for Type Text with Send a Template Instead. */
-function templateFields(when: IDataObject): INodeProperties[] {
+function templateFields(show: IDisplayOptions['show']): INodeProperties[] {
 	return [
 		{
 			displayName: 'Template',
@@ -123,7 +103,7 @@ function templateFields(when: IDataObject): INodeProperties[] {
 			type: 'resourceLocator',
 			default: { mode: 'list', value: '' },
 			required: true,
-			displayOptions: show(when),
+			displayOptions: { show },
 			description: 'An approved template of the company, by name and language',
 			...templateLocator,
 		},
@@ -134,7 +114,7 @@ function templateFields(when: IDataObject): INodeProperties[] {
 			typeOptions: { multipleValues: true, sortable: true },
 			placeholder: 'Add Parameter',
 			default: {},
-			displayOptions: show(when),
+			displayOptions: { show },
 			description: 'The values of the template\'s placeholders {{1}}, {{2}}, ... in order: exactly as many as the template has.',
 			options: [
 				{
@@ -147,101 +127,123 @@ function templateFields(when: IDataObject): INodeProperties[] {
 	];
 }
 
-export const messageProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['message'] } },
-		options: [
-			{
+const sendTo: INodeProperties = {
+	displayName: 'Send To',
+	name: 'sendTo',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{ name: 'Conversation', value: 'conversation', description: 'An existing conversation' },
+		{ name: 'Phone Number', value: 'phone', description: 'A phone number; a new number opens a conversation' },
+		{ name: 'User ID', value: 'userId', description: 'The user ID of a contact who withheld their phone number' },
+	],
+	default: 'phone',
+	description: 'Who receives the message: exactly one recipient',
+};
+
+const phone: INodeProperties = {
+	displayName: 'Phone Number',
+	name: 'phone',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. +4915112345678',
+	displayOptions: { show: { sendTo: ['phone'] } },
+	description: 'The recipient\'s phone number in E.164 form: + and country code, digits only',
+};
+
+const userId: INodeProperties = {
+	displayName: 'User ID',
+	name: 'userId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. bsu_4099abbafdcc29e0',
+	displayOptions: { show: { sendTo: ['userId'] } },
+	description: 'The contact\'s user ID (a conversation\'s userId), for contacts who withheld their phone number',
+};
+
+const conversation: INodeProperties = {
+	displayName: 'Conversation',
+	name: 'conversationId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	displayOptions: { show: { sendTo: ['conversation'] } },
+	description: 'The conversation to reply in',
+	...conversationLocator,
+};
+
+const type: INodeProperties = {
+	displayName: 'Type',
+	name: 'type',
+	type: 'options',
+	options: [
+		{ name: 'Template', value: 'template', description: 'An approved template: can always be sent' },
+		{ name: 'Text', value: 'text', description: 'Free text: only while the 24-hour window is open' },
+	],
+	default: 'text',
+	description: 'What to send. Free text is accepted only within 24 hours of the contact\'s last message; a template at any time.',
+};
+
+const text: INodeProperties = {
+	displayName: 'Text',
+	name: 'text',
+	type: 'string',
+	typeOptions: { rows: 4 },
+	required: true,
+	default: '',
+	displayOptions: { show: { type: ['text'] } },
+	description: 'The message text',
+};
+
+const windowClosed: INodeProperties = {
+	displayName: 'If the Window Is Closed',
+	name: 'windowClosed',
+	type: 'options',
+	options: [
+		{ name: 'Fail', value: 'fail', description: 'Stop the item with an error that says to send an approved template' },
+		{ name: 'Send a Template Instead', value: 'sendTemplate', description: 'Send the template given below instead of the text' },
+	],
+	default: 'fail',
+	displayOptions: { show: { type: ['text'] } },
+	description: 'What to do when the contact last wrote more than 24 hours ago (or never): then only an approved template can be sent',
+};
+
+export const { definitions: messageOperations, properties: messageProperties } = declareResource('message', {
+	default: 'send',
+	operations: {
+		send: {
+			option: {
 				name: 'Send',
-				value: 'send',
 				description: 'Needs a phone number, user ID or conversation, and a text or an approved template; returns the message sent',
 				action: 'Send a text or template message',
 			},
-		],
-		default: 'send',
+			method: 'POST',
+			path: MESSAGES_PATH,
+			body: {
+				phone: { param: 'phone', check: 'phone' },
+				userId: 'userId',
+				conversationId: 'conversationId',
+				type: 'type',
+				text: 'text',
+				template: { param: 'template', convert: templateRef },
+			},
+			values: { windowClosed: 'windowClosed' },
+			check: emptyParameter,
+			prepare: checkTemplate,
+			perform: send,
+			fields: [
+				sendTo,
+				phone,
+				userId,
+				conversation,
+				type,
+				text,
+				windowClosed,
+				...templateFields({ type: ['template'] }),
+				...templateFields({ type: ['text'], windowClosed: ['sendTemplate'] }),
+			],
+		},
 	},
-	{
-		displayName: 'Send To',
-		name: 'sendTo',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{ name: 'Conversation', value: 'conversation', description: 'An existing conversation' },
-			{ name: 'Phone Number', value: 'phone', description: 'A phone number; a new number opens a conversation' },
-			{ name: 'User ID', value: 'userId', description: 'The user ID of a contact who withheld their phone number' },
-		],
-		default: 'phone',
-		displayOptions: show(),
-		description: 'Who receives the message: exactly one recipient',
-	},
-	{
-		displayName: 'Phone Number',
-		name: 'phone',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. +4915112345678',
-		displayOptions: show({ sendTo: ['phone'] }),
-		description: 'The recipient\'s phone number in E.164 form: + and country code, digits only',
-	},
-	{
-		displayName: 'User ID',
-		name: 'userId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. bsu_4099abbafdcc29e0',
-		displayOptions: show({ sendTo: ['userId'] }),
-		description: 'The contact\'s user ID (a conversation\'s userId), for contacts who withheld their phone number',
-	},
-	{
-		displayName: 'Conversation',
-		name: 'conversationId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		displayOptions: show({ sendTo: ['conversation'] }),
-		description: 'The conversation to reply in',
-		...conversationLocator,
-	},
-	{
-		displayName: 'Type',
-		name: 'type',
-		type: 'options',
-		options: [
-			{ name: 'Template', value: 'template', description: 'An approved template: can always be sent' },
-			{ name: 'Text', value: 'text', description: 'Free text: only while the 24-hour window is open' },
-		],
-		default: 'text',
-		displayOptions: show(),
-		description: 'What to send. Free text is accepted only within 24 hours of the contact\'s last message; a template at any time.',
-	},
-	{
-		displayName: 'Text',
-		name: 'text',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		required: true,
-		default: '',
-		displayOptions: show({ type: ['text'] }),
-		description: 'The message text',
-	},
-	{
-		displayName: 'If the Window Is Closed',
-		name: 'windowClosed',
-		type: 'options',
-		options: [
-			{ name: 'Fail', value: 'fail', description: 'Stop the item with an error that says to send an approved template' },
-			{ name: 'Send a Template Instead', value: 'sendTemplate', description: 'Send the template given below instead of the text' },
-		],
-		default: 'fail',
-		displayOptions: show({ type: ['text'] }),
-		description: 'What to do when the contact last wrote more than 24 hours ago (or never): then only an approved template can be sent',
-	},
-	...templateFields({ type: ['template'] }),
-	...templateFields({ type: ['text'], windowClosed: ['sendTemplate'] }),
-];
+});

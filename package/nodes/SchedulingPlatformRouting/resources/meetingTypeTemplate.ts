@@ -1,10 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { declareResource } from '../../shared/declare';
 import { byName } from '../../shared/fields';
-import { getManyFields } from '../../shared/getMany';
+import { returnAllFields } from '../../shared/getMany';
 import { jsonOf } from '../../shared/json';
 import { userLocator } from '../../shared/locators';
-import type { ParamSource, ResourceDefinitions } from '../../shared/types';
+import type { ParamSource } from '../../shared/types';
 import { templateLocator } from '../locators';
 import { queueTypeOptions } from './queue';
 import { channelOptions } from '../../SchedulingPlatform/records';
@@ -26,42 +27,6 @@ function templateFields(group: string): Record<string, ParamSource> {
 		queueType: `${group}.queueType`,
 	};
 }
-
-export const meetingTypeTemplateOperations: ResourceDefinitions = {
-	assign: { method: 'POST', path: `${TEMPLATES}/assign/{templateId}`, pathParams: { templateId: 'templateId' }, body: { userId: { param: 'userId', check: ['required', 'uuid'] } } },
-	create: {
-		method: 'POST',
-		path: `${TEMPLATES}/create`,
-		body: {
-			'meetingInfo.name': { param: 'name', check: 'required' },
-			'meetingInfo.description': { param: 'description', sendEmpty: true },
-			'meetingInfo.duration': 'duration',
-			'meetingInfo.channel': 'channel',
-			...templateFields('additionalFields'),
-		},
-		prepare: async ({ request }) => {
-			// Whether a template needs a description as a meeting type does is not documented: it is always sent.
-			(request.body!.meetingInfo as IDataObject).description ??= '';
-		},
-	},
-	getAll: { method: 'GET', path: TEMPLATES, pagination: { style: 'none' } },
-	update: {
-		method: 'PATCH',
-		path: `${TEMPLATES}/{id}`,
-		pathParams: { id: 'templateId' },
-		body: {
-			'meetingInfo.name': 'updateFields.name',
-			'meetingInfo.description': 'updateFields.description',
-			'meetingInfo.duration': 'updateFields.duration',
-			'meetingInfo.channel': 'updateFields.channel',
-			...templateFields('updateFields'),
-			lockedFields: 'updateFields.lockedFields',
-		},
-		check: (request) => (Object.keys(request.body ?? {}).length ? undefined : 'Add at least one field to change'),
-	},
-};
-
-const show = (operation: string[]) => ({ show: { resource: ['meetingTypeTemplate'], operation } });
 
 const nameField: INodeProperties = { displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. Discovery call', description: 'The template\'s name, also the title of the meetings made from it (meetingInfo.name)' };
 const descriptionField: INodeProperties = { displayName: 'Description', name: 'description', type: 'string', typeOptions: { rows: 3 }, default: '', description: 'What the booking page says about the meeting (may be empty)' };
@@ -106,56 +71,88 @@ const templateOptions: INodeProperties[] = [
 	},
 ];
 
-export const meetingTypeTemplateProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['meetingTypeTemplate'] } },
-		options: [
-			{
+const additionalFields: INodeProperties = { displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, options: templateOptions };
+const template: INodeProperties = { displayName: 'Template', name: 'templateId', type: 'resourceLocator', required: true, default: { mode: 'list', value: '' }, description: 'The template to use', ...templateLocator };
+const user: INodeProperties = { displayName: 'User', name: 'userId', type: 'resourceLocator', required: true, default: { mode: 'list', value: '' }, description: 'The user who gets a meeting type from the template', ...userLocator };
+
+const updateFields: INodeProperties = {
+	displayName: 'Update Fields',
+	name: 'updateFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: byName([
+		...templateOptions,
+		channelField,
+		descriptionField,
+		durationField,
+		{
+			displayName: 'Locked Fields',
+			name: 'lockedFields',
+			type: 'string',
+			typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Field Key' },
+			default: [],
+			placeholder: 'e.g. duration',
+			description: 'Keys of the fields the assigned users cannot change on their meeting types; replaces the list (none: nothing locked)',
+		},
+		{ ...nameField, description: 'The template\'s new name (meetingInfo.name)' },
+	]),
+};
+
+export const { definitions: meetingTypeTemplateOperations, properties: meetingTypeTemplateProperties } = declareResource('meetingTypeTemplate', {
+	default: 'getAll',
+	operations: {
+		assign: {
+			option: {
 				name: 'Assign to User',
-				value: 'assign',
 				description: 'Needs the template and the user; returns the ID of the meeting type made for them',
 				action: 'Assign a meeting type template to a user',
 			},
-			{ name: 'Create', value: 'create', description: 'Needs Name, Duration and Channel; returns the template', action: 'Create a meeting type template' },
-			{ name: 'Get Many', value: 'getAll', description: 'Needs nothing; returns one item per template', action: 'Get many meeting type templates' },
-			{ name: 'Update', value: 'update', description: 'Needs the template and the fields to change; returns the template', action: 'Update a meeting type template' },
-		],
-		default: 'getAll',
-	},
-	{ ...nameField, required: true, displayOptions: show(['create']) },
-	{ ...durationField, displayOptions: show(['create']) },
-	{ ...channelField, required: true, displayOptions: show(['create']) },
-	{ ...descriptionField, displayOptions: show(['create']) },
-	{ displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, displayOptions: show(['create']), options: templateOptions },
-	{ displayName: 'Template', name: 'templateId', type: 'resourceLocator', required: true, default: { mode: 'list', value: '' }, displayOptions: show(['assign', 'update']), description: 'The template to use', ...templateLocator },
-	{ displayName: 'User', name: 'userId', type: 'resourceLocator', required: true, default: { mode: 'list', value: '' }, displayOptions: show(['assign']), description: 'The user who gets a meeting type from the template', ...userLocator },
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['update']),
-		options: byName([
-			...templateOptions,
-			channelField,
-			descriptionField,
-			durationField,
-			{
-				displayName: 'Locked Fields',
-				name: 'lockedFields',
-				type: 'string',
-				typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Field Key' },
-				default: [],
-				placeholder: 'e.g. duration',
-				description: 'Keys of the fields the assigned users cannot change on their meeting types; replaces the list (none: nothing locked)',
+			method: 'POST',
+			path: `${TEMPLATES}/assign/{templateId}`,
+			pathParams: { templateId: 'templateId' },
+			body: { userId: { param: 'userId', check: ['required', 'uuid'] } },
+			fields: [template, user],
+		},
+		create: {
+			option: { name: 'Create', description: 'Needs Name, Duration and Channel; returns the template', action: 'Create a meeting type template' },
+			method: 'POST',
+			path: `${TEMPLATES}/create`,
+			body: {
+				'meetingInfo.name': { param: 'name', check: 'required' },
+				'meetingInfo.description': { param: 'description', sendEmpty: true },
+				'meetingInfo.duration': 'duration',
+				'meetingInfo.channel': 'channel',
+				...templateFields('additionalFields'),
 			},
-			{ ...nameField, description: 'The template\'s new name (meetingInfo.name)' },
-		]),
+			prepare: async ({ request }) => {
+				// Whether a template needs a description as a meeting type does is not documented: it is always sent.
+				(request.body!.meetingInfo as IDataObject).description ??= '';
+			},
+			fields: [{ ...nameField, required: true }, durationField, { ...channelField, required: true }, descriptionField, additionalFields],
+		},
+		getAll: {
+			option: { name: 'Get Many', description: 'Needs nothing; returns one item per template', action: 'Get many meeting type templates' },
+			method: 'GET',
+			path: TEMPLATES,
+			pagination: { style: 'none' },
+			fields: returnAllFields(),
+		},
+		update: {
+			option: { name: 'Update', description: 'Needs the template and the fields to change; returns the template', action: 'Update a meeting type template' },
+			method: 'PATCH',
+			path: `${TEMPLATES}/{id}`,
+			pathParams: { id: 'templateId' },
+			body: {
+				'meetingInfo.name': 'updateFields.name',
+				'meetingInfo.description': 'updateFields.description',
+				'meetingInfo.duration': 'updateFields.duration',
+				'meetingInfo.channel': 'updateFields.channel',
+				...templateFields('updateFields'),
+				lockedFields: 'updateFields.lockedFields',
+			},
+			check: (request) => (Object.keys(request.body ?? {}).length ? undefined : 'Add at least one field to change'),
+			fields: [template, updateFields],
+		},
 	},
-	...getManyFields('meetingTypeTemplate'),
-];
+});

@@ -1,9 +1,10 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { getManyFields } from '../../shared/getMany';
+import { declareResource } from '../../shared/declare';
+import { returnAllFields } from '../../shared/getMany';
 import { emailList } from '../../shared/inputChecks';
 import { jsonOf } from '../../shared/json';
-import type { OperationCall, ParamSource, ResourceDefinitions } from '../../shared/types';
+import type { OperationCall, ParamSource } from '../../shared/types';
 import { pendingAttendeeLocator } from '../locators';
 import { formAnswers, formAnswersField, nameProblem } from '../../SchedulingPlatform/records';
 
@@ -46,29 +47,6 @@ async function prepareUpdate(call: OperationCall): Promise<void> {
 	body.companyId = me.companyId;
 }
 
-export const pendingAttendeeOperations: ResourceDefinitions = {
-	create: {
-		method: 'POST',
-		path: PENDING,
-		body: { email: { param: 'email', check: 'email' }, ...entryBody },
-		check: ({ body }) => unnamed(body!) ?? (body!.email === undefined && body!.phone === undefined ? 'Email or Phone is required' : undefined),
-		prepare: async (call) => fillNotes(call),
-		output: (answer) => [{ id: answer as number }],
-	},
-	getAll: { method: 'GET', path: PENDING, pagination: { style: 'none' } },
-	update: {
-		method: 'PATCH',
-		path: `${PENDING}/{id}`,
-		pathParams: { id: 'pendingAttendeeId' },
-		body: { email: { param: 'email', check: 'email' }, companyId: { param: 'additionalFields.companyId', check: 'uuid' }, ...entryBody },
-		check: ({ body }) => unnamed(body!),
-		prepare: prepareUpdate,
-		output: (answer) => [{ id: answer as number }],
-	},
-};
-
-const show = (operation: string[]) => ({ show: { resource: ['pendingAttendee'], operation } });
-
 /** The languages the API takes (api-reference §7). */
 const languageOptions = [
 	{ name: 'Danish', value: 'da' },
@@ -100,78 +78,99 @@ const additionalOptions: INodeProperties[] = [
 	{ displayName: 'Timezone', name: 'timezone', type: 'string', default: '', placeholder: 'e.g. Europe/Berlin' },
 ];
 
-/** Create and Update with one way of entering the form answers. */
-const answersAs = (mode: string) => ({ show: { resource: ['pendingAttendee'], operation: ['create', 'update'], formAnswersInput: [mode] } });
+const pendingAttendee: INodeProperties = {
+	displayName: 'Pending Attendee',
+	name: 'pendingAttendeeId',
+	type: 'resourceLocator',
+	required: true,
+	default: { mode: 'list', value: '' },
+	description: 'The entry to change (its ID is a number)',
+	...pendingAttendeeLocator,
+};
 
-export const pendingAttendeeProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['pendingAttendee'] } },
-		options: [
-			{ name: 'Create', value: 'create', description: 'Needs an email or phone and a name; returns its ID', action: 'Create a pending attendee' },
-			{ name: 'Get Many', value: 'getAll', description: 'Needs nothing; returns one item per unfinished booking form, newest first', action: 'Get many pending attendees' },
-			{ name: 'Update', value: 'update', description: 'Needs the entry, Email and a name; returns its ID', action: 'Update a pending attendee' },
-		],
-		default: 'getAll',
+const createEmail: INodeProperties = { displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '', description: 'The person\'s email (or a Phone in Additional Fields)' };
+const updateEmail: INodeProperties = { displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', required: true, default: '', description: 'The person\'s email' };
+const firstName: INodeProperties = { displayName: 'First Name', name: 'firstName', type: 'string', default: '', description: 'Required with Last Name unless Full Name is set' };
+const lastName: INodeProperties = { displayName: 'Last Name', name: 'lastName', type: 'string', default: '', description: 'Required with First Name unless Full Name is set' };
+
+const formAnswersInput: INodeProperties = {
+	displayName: 'Form Answers Input',
+	name: 'formAnswersInput',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{ name: 'Using Fields Below', value: 'fields', description: 'One Label/Value row per answer' },
+		{ name: 'Using JSON', value: 'json', description: 'An object of answers, e.g. an entry\'s notes as Get Many outputs them' },
+	],
+	default: 'fields',
+	description: 'How the booking-form answers are entered. They are always sent ({} when none): on Update they replace the entry\'s answers.',
+};
+
+/** Shown with one way of entering the form answers. */
+const answersAs = (mode: string) => ({ show: { formAnswersInput: [mode] } });
+
+const formAnswersRows = formAnswersField(answersAs('fields'), 'The answers the person gave in the booking form');
+
+const formAnswersJson: INodeProperties = {
+	displayName: 'Form Answers (JSON)',
+	name: 'formAnswersJson',
+	type: 'json',
+	default: '{}',
+	displayOptions: answersAs('json'),
+	description: 'The answers as an object of label → value, e.g. {"Company": "Acme"}; or an expression giving the notes of an entry that Get Many put out',
+};
+
+const createAdditionalFields: INodeProperties = { displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, options: additionalOptions };
+
+const updateAdditionalFields: INodeProperties = {
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: [
+		{
+			displayName: 'Company ID',
+			name: 'companyId',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
+			description: 'The company of the entry, in UUID form (the API requires it). Empty: the company of the acting user, read once per run with GET /v4/user/me.',
+		},
+		...additionalOptions,
+	],
+};
+
+export const { definitions: pendingAttendeeOperations, properties: pendingAttendeeProperties } = declareResource('pendingAttendee', {
+	default: 'getAll',
+	operations: {
+		create: {
+			option: { name: 'Create', description: 'Needs an email or phone and a name; returns its ID', action: 'Create a pending attendee' },
+			method: 'POST',
+			path: PENDING,
+			body: { email: { param: 'email', check: 'email' }, ...entryBody },
+			check: ({ body }) => unnamed(body!) ?? (body!.email === undefined && body!.phone === undefined ? 'Email or Phone is required' : undefined),
+			prepare: async (call) => fillNotes(call),
+			output: (answer) => [{ id: answer as number }],
+			fields: [createEmail, firstName, lastName, formAnswersInput, formAnswersRows, formAnswersJson, createAdditionalFields],
+		},
+		getAll: {
+			option: { name: 'Get Many', description: 'Needs nothing; returns one item per unfinished booking form, newest first', action: 'Get many pending attendees' },
+			method: 'GET',
+			path: PENDING,
+			pagination: { style: 'none' },
+			fields: returnAllFields(),
+		},
+		update: {
+			option: { name: 'Update', description: 'Needs the entry, Email and a name; returns its ID', action: 'Update a pending attendee' },
+			method: 'PATCH',
+			path: `${PENDING}/{id}`,
+			pathParams: { id: 'pendingAttendeeId' },
+			body: { email: { param: 'email', check: 'email' }, companyId: { param: 'additionalFields.companyId', check: 'uuid' }, ...entryBody },
+			check: ({ body }) => unnamed(body!),
+			prepare: prepareUpdate,
+			output: (answer) => [{ id: answer as number }],
+			fields: [pendingAttendee, updateEmail, firstName, lastName, formAnswersInput, formAnswersRows, formAnswersJson, updateAdditionalFields],
+		},
 	},
-	{
-		displayName: 'Pending Attendee',
-		name: 'pendingAttendeeId',
-		type: 'resourceLocator',
-		required: true,
-		default: { mode: 'list', value: '' },
-		displayOptions: show(['update']),
-		description: 'The entry to change (its ID is a number)',
-		...pendingAttendeeLocator,
-	},
-	{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '', displayOptions: show(['create']), description: 'The person\'s email (or a Phone in Additional Fields)' },
-	{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', required: true, default: '', displayOptions: show(['update']), description: 'The person\'s email' },
-	{ displayName: 'First Name', name: 'firstName', type: 'string', default: '', displayOptions: show(['create', 'update']), description: 'Required with Last Name unless Full Name is set' },
-	{ displayName: 'Last Name', name: 'lastName', type: 'string', default: '', displayOptions: show(['create', 'update']), description: 'Required with First Name unless Full Name is set' },
-	{
-		displayName: 'Form Answers Input',
-		name: 'formAnswersInput',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{ name: 'Using Fields Below', value: 'fields', description: 'One Label/Value row per answer' },
-			{ name: 'Using JSON', value: 'json', description: 'An object of answers, e.g. an entry\'s notes as Get Many outputs them' },
-		],
-		default: 'fields',
-		displayOptions: show(['create', 'update']),
-		description: 'How the booking-form answers are entered. They are always sent ({} when none): on Update they replace the entry\'s answers.',
-	},
-	formAnswersField(answersAs('fields'), 'The answers the person gave in the booking form'),
-	{
-		displayName: 'Form Answers (JSON)',
-		name: 'formAnswersJson',
-		type: 'json',
-		default: '{}',
-		displayOptions: answersAs('json'),
-		description: 'The answers as an object of label → value, e.g. {"Company": "Acme"}; or an expression giving the notes of an entry that Get Many put out',
-	},
-	{ displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, displayOptions: show(['create']), options: additionalOptions },
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['update']),
-		options: [
-			{
-				displayName: 'Company ID',
-				name: 'companyId',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. 3b9d6c1e-0f4a-4c2b-9e7d-5a6b7c8d9e0f',
-				description: 'The company of the entry, in UUID form (the API requires it). Empty: the company of the acting user, read once per run with GET /v4/user/me.',
-			},
-			...additionalOptions,
-		],
-	},
-	...getManyFields('pendingAttendee'),
-];
+});

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { getManyFields } from '../../shared/getMany';
-import type { ResourceDefinitions } from '../../shared/types';
+import { declareResource } from '../../shared/declare';
+import { returnAllFields } from '../../shared/getMany';
 import { provisionalBookingLocator } from '../locators';
 import { meetingTypeLocator } from '../../SchedulingPlatform/records';
 
@@ -13,76 +13,66 @@ import { meetingTypeLocator } from '../../SchedulingPlatform/records';
 const ONE = '/v4/provisional-booking/{id}';
 const bookingPath = { id: 'provisionalBookingId' };
 
-export const provisionalBookingOperations: ResourceDefinitions = {
-	confirm: { method: 'POST', path: `${ONE}/confirm`, pathParams: bookingPath },
-	decline: { method: 'POST', path: `${ONE}/decline`, pathParams: bookingPath, body: { reason: { param: 'reason', check: { maxLength: 1000 } } } },
-	getAll: {
-		method: 'GET',
-		path: '/v4/provisional-booking/paginated',
-		query: { status: 'filters.status', meetingTypeId: 'filters.meetingTypeId' },
-		pagination: { style: 'page0', itemsKey: 'provisionalBookings' },
-	},
+const provisionalBooking: INodeProperties = {
+	displayName: 'Provisional Booking',
+	name: 'provisionalBookingId',
+	type: 'resourceLocator',
+	required: true,
+	default: { mode: 'list', value: '' },
+	description: 'The request to decide (the list shows pending ones)',
+	...provisionalBookingLocator,
 };
 
-const show = (operation: string[]) => ({ show: { resource: ['provisionalBooking'], operation } });
+const reason: INodeProperties = { displayName: 'Reason', name: 'reason', type: 'string', default: '', placeholder: 'e.g. Fully booked that week', description: 'Why it is declined' };
 
-export const provisionalBookingProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['provisionalBooking'] } },
-		options: [
-			{
-				name: 'Confirm',
-				value: 'confirm',
-				description: 'Needs the provisional booking; returns it confirmed, with the appointment ID',
-				action: 'Confirm a provisional booking',
-			},
-			{ name: 'Decline', value: 'decline', description: 'Needs the provisional booking (Reason optional); returns it declined', action: 'Decline a provisional booking' },
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				description: 'Filters by status or meeting type; returns one item per request, newest first',
-				action: 'Get many provisional bookings',
-			},
-		],
-		default: 'getAll',
+const filters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		{ displayName: 'Meeting Type', name: 'meetingTypeId', type: 'resourceLocator', default: { mode: 'list', value: '' }, description: 'Only requests for this meeting type', ...meetingTypeLocator },
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			options: [
+				{ name: 'Confirmed', value: 'confirmed' },
+				{ name: 'Declined by Host', value: 'declined_by_host' },
+				{ name: 'Expired', value: 'expired' },
+				{ name: 'Pending', value: 'pending' },
+			],
+			default: 'pending',
+		},
+	],
+};
+
+export const { definitions: provisionalBookingOperations, properties: provisionalBookingProperties } = declareResource('provisionalBooking', {
+	default: 'getAll',
+	operations: {
+		confirm: {
+			option: { name: 'Confirm', description: 'Needs the provisional booking; returns it confirmed, with the appointment ID', action: 'Confirm a provisional booking' },
+			method: 'POST',
+			path: `${ONE}/confirm`,
+			pathParams: bookingPath,
+			fields: [provisionalBooking],
+		},
+		decline: {
+			option: { name: 'Decline', description: 'Needs the provisional booking (Reason optional); returns it declined', action: 'Decline a provisional booking' },
+			method: 'POST',
+			path: `${ONE}/decline`,
+			pathParams: bookingPath,
+			body: { reason: { param: 'reason', check: { maxLength: 1000 } } },
+			fields: [provisionalBooking, reason],
+		},
+		getAll: {
+			option: { name: 'Get Many', description: 'Filters by status or meeting type; returns one item per request, newest first', action: 'Get many provisional bookings' },
+			method: 'GET',
+			path: '/v4/provisional-booking/paginated',
+			query: { status: 'filters.status', meetingTypeId: 'filters.meetingTypeId' },
+			pagination: { style: 'page0', itemsKey: 'provisionalBookings' },
+			fields: [...returnAllFields(), filters],
+		},
 	},
-	{
-		displayName: 'Provisional Booking',
-		name: 'provisionalBookingId',
-		type: 'resourceLocator',
-		required: true,
-		default: { mode: 'list', value: '' },
-		displayOptions: show(['confirm', 'decline']),
-		description: 'The request to decide (the list shows pending ones)',
-		...provisionalBookingLocator,
-	},
-	{ displayName: 'Reason', name: 'reason', type: 'string', default: '', placeholder: 'e.g. Fully booked that week', displayOptions: show(['decline']), description: 'Why it is declined' },
-	...getManyFields('provisionalBooking'),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: show(['getAll']),
-		options: [
-			{ displayName: 'Meeting Type', name: 'meetingTypeId', type: 'resourceLocator', default: { mode: 'list', value: '' }, description: 'Only requests for this meeting type', ...meetingTypeLocator },
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				options: [
-					{ name: 'Confirmed', value: 'confirmed' },
-					{ name: 'Declined by Host', value: 'declined_by_host' },
-					{ name: 'Expired', value: 'expired' },
-					{ name: 'Pending', value: 'pending' },
-				],
-				default: 'pending',
-			},
-		],
-	},
-];
+});

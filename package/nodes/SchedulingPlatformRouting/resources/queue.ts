@@ -1,9 +1,10 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { getManyFields } from '../../shared/getMany';
+import { declareResource } from '../../shared/declare';
+import { returnAllFields } from '../../shared/getMany';
 import { InputProblem, inputProblem } from '../../shared/inputChecks';
 import { userLocator } from '../../shared/locators';
-import type { Converter, OperationCall, ResourceDefinitions } from '../../shared/types';
+import type { Converter, OperationCall } from '../../shared/types';
 import { queueLocator } from '../locators';
 import { changeMembership } from '../membership';
 import { meetingTypeLocator } from '../../SchedulingPlatform/records';
@@ -59,42 +60,6 @@ function hostRows(list: string, valueKey: 'capacity' | 'priority' | 'link'): Con
 	};
 }
 
-export const queueOperations: ResourceDefinitions = {
-	addHost: { method: 'PATCH', path: OF_MEETING_TYPE, pathParams: meetingTypePath, values: { userId: { param: 'userId', check: ['required', 'uuid'] } }, perform: changeMembership(hostMembership, 'add') },
-	get: { method: 'GET', path: QUEUE, pathParams: { queueId: 'queueId' } },
-	getAll: {
-		method: 'GET',
-		// The company's queues, or a workspace's: the Workspace ID goes through pathParams like every other path ID.
-		path: (input) => (input.read('scope') === 'workspace' ? '/v4/queue/workspace/{workspaceId}' : '/v4/queue/company'),
-		pathParams: { workspaceId: 'workspaceId' },
-		pagination: { style: 'none' },
-	},
-	getNextHosts: {
-		method: 'GET',
-		path: `${QUEUE}/next`,
-		pathParams: { queueId: 'queueId' },
-		output: (answer) => (((answer as IDataObject).nextHosts ?? []) as IDataObject[]).map((host, index) => ({ position: index + 1, ...host })),
-	},
-	removeHost: { method: 'PATCH', path: OF_MEETING_TYPE, pathParams: meetingTypePath, values: { userId: { param: 'userId', check: ['required', 'uuid'] } }, perform: changeMembership(hostMembership, 'remove') },
-	updateSettings: {
-		method: 'PATCH',
-		path: OF_MEETING_TYPE,
-		pathParams: meetingTypePath,
-		body: {
-			type: 'settings.type',
-			userCapacities: { param: 'settings.userCapacities', convert: hostRows('capacity', 'capacity') },
-			userPriorities: { param: 'settings.userPriorities', convert: hostRows('priority', 'priority') },
-			userCustomLinks: { param: 'settings.userCustomLinks', convert: hostRows('link', 'link') },
-			maxLeadThreshold: 'settings.maxLeadThreshold',
-			distributionPeriod: 'settings.distributionPeriod',
-			prioritizeNearTermAvailability: 'settings.prioritizeNearTermAvailability',
-		},
-		check: (request) => (Object.keys(request.body ?? {}).length ? undefined : 'Add at least one setting to change'),
-	},
-};
-
-const show = (operation: string[]) => ({ show: { resource: ['queue'], operation } });
-
 /** How a queue picks the host of a booking (`type`; a team template's `queueType`). */
 export const queueTypeOptions = [
 	{ name: 'Advanced Round Robin', value: 'advancedRoundRobin', description: 'In turn, weighted by the hosts\' capacities' },
@@ -122,105 +87,140 @@ const perHost = (displayName: string, name: string, value: INodeProperties): INo
 	options: [{ displayName: 'Host', name: name === 'userCapacities' ? 'capacity' : name === 'userPriorities' ? 'priority' : 'link', values: [hostField, value] }],
 });
 
-export const queueProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['queue'] } },
-		options: [
-			{
+const meetingType: INodeProperties = {
+	displayName: 'Meeting Type',
+	name: 'meetingTypeId',
+	type: 'resourceLocator',
+	required: true,
+	default: { mode: 'list', value: '' },
+	description: 'The meeting type whose queue to change (its queue is made on first use)',
+	...meetingTypeLocator,
+};
+
+const user: INodeProperties = { displayName: 'User', name: 'userId', type: 'resourceLocator', required: true, default: { mode: 'list', value: '' }, description: 'The host to add or remove', ...userLocator };
+const queue: INodeProperties = { displayName: 'Queue', name: 'queueId', type: 'resourceLocator', required: true, default: { mode: 'list', value: '' }, description: 'The queue to read', ...queueLocator };
+
+const scope: INodeProperties = {
+	displayName: 'Scope',
+	name: 'scope',
+	type: 'options',
+	options: [
+		{ name: 'Company', value: 'company', description: 'Every queue of the company' },
+		{ name: 'Workspace', value: 'workspace', description: 'The queues of one workspace' },
+	],
+	default: 'company',
+	description: 'Which queues to list',
+};
+
+const workspaceId: INodeProperties = { displayName: 'Workspace ID', name: 'workspaceId', type: 'string', required: true, default: '', displayOptions: { show: { scope: ['workspace'] } }, description: 'The workspace whose queues to list' };
+
+const settings: INodeProperties = {
+	displayName: 'Settings',
+	name: 'settings',
+	type: 'collection',
+	placeholder: 'Add Setting',
+	default: {},
+	options: [
+		{ displayName: 'Distribution Period', name: 'distributionPeriod', type: 'options', options: [{ name: 'Day', value: 'day' }, { name: 'Month', value: 'month' }, { name: 'Week', value: 'week' }], default: 'month', description: 'The period Equal Distribution counts bookings in' },
+		perHost('Host Capacities', 'userCapacities', { displayName: 'Capacity', name: 'capacity', type: 'number', typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 }, default: 1, description: 'The host\'s share in Advanced Round Robin (2 takes twice as many as 1)' }),
+		perHost('Host Custom Meeting Links', 'userCustomLinks', {
+			displayName: 'Meeting Link',
+			name: 'link',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. https://zoom.us/j/1234567890',
+			description: 'Where this host\'s meetings take place (their own video room, for example), instead of the meeting type\'s custom meeting link; not a booking page. Empty: the meeting type\'s link.',
+		}),
+		perHost('Host Priorities', 'userPriorities', {
+			displayName: 'Priority',
+			name: 'priority',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 3, numberPrecision: 0 },
+			default: 2,
+			description: 'Who is booked first among the hosts free for a slot: 1 to 3 (the stars in the app), 3 the highest. Hosts without a priority come last.',
+		}),
+		{ displayName: 'Max Lead Threshold', name: 'maxLeadThreshold', type: 'number', typeOptions: { minValue: 1, numberPrecision: 0 }, default: 1, description: 'How many bookings a host may lead the others by' },
+		{ displayName: 'Prioritize Near-Term Availability', name: 'prioritizeNearTermAvailability', type: 'boolean', default: false, description: 'Whether hosts free sooner are preferred' },
+		{
+			displayName: 'Type',
+			name: 'type',
+			type: 'options',
+			options: queueTypeOptions,
+			default: 'simpleRoundRobin',
+			description: 'How the queue picks the host of a booking',
+		},
+	],
+};
+
+export const { definitions: queueOperations, properties: queueProperties } = declareResource('queue', {
+	default: 'getAll',
+	operations: {
+		addHost: {
+			option: {
 				name: 'Add Host',
-				value: 'addHost',
 				description: 'Needs the meeting type and the user (nothing is sent when they are in it); returns the queue with the outcome',
 				action: 'Add a host to a queue',
 			},
-			{ name: 'Get', value: 'get', description: 'Needs the queue ID; returns it with its hosts, groups and picks', action: 'Get a queue by ID' },
-			{ name: 'Get Many', value: 'getAll', description: 'Needs the scope: the company or a workspace; returns one item per queue', action: 'Get many queues' },
-			{
-				name: 'Get Next Hosts',
-				value: 'getNextHosts',
-				description: 'Needs the queue; returns one item per upcoming pick, in order',
-				action: 'Get the next hosts of a queue',
-			},
-			{
+			method: 'PATCH',
+			path: OF_MEETING_TYPE,
+			pathParams: meetingTypePath,
+			values: { userId: { param: 'userId', check: ['required', 'uuid'] } },
+			perform: changeMembership(hostMembership, 'add'),
+			fields: [meetingType, user],
+		},
+		get: {
+			option: { name: 'Get', description: 'Needs the queue ID; returns it with its hosts, groups and picks', action: 'Get a queue by ID' },
+			method: 'GET',
+			path: QUEUE,
+			pathParams: { queueId: 'queueId' },
+			fields: [queue],
+		},
+		getAll: {
+			option: { name: 'Get Many', description: 'Needs the scope: the company or a workspace; returns one item per queue', action: 'Get many queues' },
+			method: 'GET',
+			// The company's queues, or a workspace's: the Workspace ID goes through pathParams like every other path ID.
+			path: (input) => (input.read('scope') === 'workspace' ? '/v4/queue/workspace/{workspaceId}' : '/v4/queue/company'),
+			pathParams: { workspaceId: 'workspaceId' },
+			pagination: { style: 'none' },
+			fields: [scope, workspaceId, ...returnAllFields()],
+		},
+		getNextHosts: {
+			option: { name: 'Get Next Hosts', description: 'Needs the queue; returns one item per upcoming pick, in order', action: 'Get the next hosts of a queue' },
+			method: 'GET',
+			path: `${QUEUE}/next`,
+			pathParams: { queueId: 'queueId' },
+			output: (answer) => (((answer as IDataObject).nextHosts ?? []) as IDataObject[]).map((host, index) => ({ position: index + 1, ...host })),
+			fields: [queue],
+		},
+		removeHost: {
+			option: {
 				name: 'Remove Host',
-				value: 'removeHost',
 				description: 'Needs the meeting type and the user (nothing is sent when they are not in it); returns the queue with the outcome',
 				action: 'Remove a host from a queue',
 			},
-			{
-				name: 'Update Settings',
-				value: 'updateSettings',
-				description: 'Needs the meeting type and the settings to change; returns the queue',
-				action: 'Update the settings of a queue',
+			method: 'PATCH',
+			path: OF_MEETING_TYPE,
+			pathParams: meetingTypePath,
+			values: { userId: { param: 'userId', check: ['required', 'uuid'] } },
+			perform: changeMembership(hostMembership, 'remove'),
+			fields: [meetingType, user],
+		},
+		updateSettings: {
+			option: { name: 'Update Settings', description: 'Needs the meeting type and the settings to change; returns the queue', action: 'Update the settings of a queue' },
+			method: 'PATCH',
+			path: OF_MEETING_TYPE,
+			pathParams: meetingTypePath,
+			body: {
+				type: 'settings.type',
+				userCapacities: { param: 'settings.userCapacities', convert: hostRows('capacity', 'capacity') },
+				userPriorities: { param: 'settings.userPriorities', convert: hostRows('priority', 'priority') },
+				userCustomLinks: { param: 'settings.userCustomLinks', convert: hostRows('link', 'link') },
+				maxLeadThreshold: 'settings.maxLeadThreshold',
+				distributionPeriod: 'settings.distributionPeriod',
+				prioritizeNearTermAvailability: 'settings.prioritizeNearTermAvailability',
 			},
-		],
-		default: 'getAll',
+			check: (request) => (Object.keys(request.body ?? {}).length ? undefined : 'Add at least one setting to change'),
+			fields: [meetingType, settings],
+		},
 	},
-	{
-		displayName: 'Meeting Type',
-		name: 'meetingTypeId',
-		type: 'resourceLocator',
-		required: true,
-		default: { mode: 'list', value: '' },
-		displayOptions: show(['addHost', 'removeHost', 'updateSettings']),
-		description: 'The meeting type whose queue to change (its queue is made on first use)',
-		...meetingTypeLocator,
-	},
-	{ displayName: 'User', name: 'userId', type: 'resourceLocator', required: true, default: { mode: 'list', value: '' }, displayOptions: show(['addHost', 'removeHost']), description: 'The host to add or remove', ...userLocator },
-	{ displayName: 'Queue', name: 'queueId', type: 'resourceLocator', required: true, default: { mode: 'list', value: '' }, displayOptions: show(['get', 'getNextHosts']), description: 'The queue to read', ...queueLocator },
-	{
-		displayName: 'Scope',
-		name: 'scope',
-		type: 'options',
-		options: [
-			{ name: 'Company', value: 'company', description: 'Every queue of the company' },
-			{ name: 'Workspace', value: 'workspace', description: 'The queues of one workspace' },
-		],
-		default: 'company',
-		displayOptions: show(['getAll']),
-		description: 'Which queues to list',
-	},
-	{ displayName: 'Workspace ID', name: 'workspaceId', type: 'string', required: true, default: '', displayOptions: { show: { resource: ['queue'], operation: ['getAll'], scope: ['workspace'] } }, description: 'The workspace whose queues to list' },
-	...getManyFields('queue'),
-	{
-		displayName: 'Settings',
-		name: 'settings',
-		type: 'collection',
-		placeholder: 'Add Setting',
-		default: {},
-		displayOptions: show(['updateSettings']),
-		options: [
-			{ displayName: 'Distribution Period', name: 'distributionPeriod', type: 'options', options: [{ name: 'Day', value: 'day' }, { name: 'Month', value: 'month' }, { name: 'Week', value: 'week' }], default: 'month', description: 'The period Equal Distribution counts bookings in' },
-			perHost('Host Capacities', 'userCapacities', { displayName: 'Capacity', name: 'capacity', type: 'number', typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 }, default: 1, description: 'The host\'s share in Advanced Round Robin (2 takes twice as many as 1)' }),
-			perHost('Host Custom Meeting Links', 'userCustomLinks', {
-				displayName: 'Meeting Link',
-				name: 'link',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. https://zoom.us/j/1234567890',
-				description: 'Where this host\'s meetings take place (their own video room, for example), instead of the meeting type\'s custom meeting link; not a booking page. Empty: the meeting type\'s link.',
-			}),
-			perHost('Host Priorities', 'userPriorities', {
-				displayName: 'Priority',
-				name: 'priority',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 3, numberPrecision: 0 },
-				default: 2,
-				description: 'Who is booked first among the hosts free for a slot: 1 to 3 (the stars in the app), 3 the highest. Hosts without a priority come last.',
-			}),
-			{ displayName: 'Max Lead Threshold', name: 'maxLeadThreshold', type: 'number', typeOptions: { minValue: 1, numberPrecision: 0 }, default: 1, description: 'How many bookings a host may lead the others by' },
-			{ displayName: 'Prioritize Near-Term Availability', name: 'prioritizeNearTermAvailability', type: 'boolean', default: false, description: 'Whether hosts free sooner are preferred' },
-			{
-				displayName: 'Type',
-				name: 'type',
-				type: 'options',
-				options: queueTypeOptions,
-				default: 'simpleRoundRobin',
-				description: 'How the queue picks the host of a booking',
-			},
-		],
-	},
-];
+});
