@@ -1,4 +1,4 @@
-import type { FieldType, IDataObject, IDisplayOptions, INodeProperties, ResourceMapperField } from 'n8n-workflow';
+import type { FieldType, IDataObject, INodeProperties, ResourceMapperField } from 'n8n-workflow';
 
 import { InputProblem, inputProblem, isEmpty, typedValue } from '../shared/inputChecks';
 import type { OperationCall } from '../shared/types';
@@ -89,32 +89,29 @@ export function notLoadedField(reason: string): ResourceMapperField {
 	};
 }
 
-/** The Contact Fields mapper, shown for these operations (Import Many: the fields the bulk import takes). */
-export function contactFieldsProperty(displayOptions: IDisplayOptions): INodeProperties {
-	return {
-		displayName: 'Contact Fields',
-		name: 'contactFields',
-		type: 'resourceMapper',
-		noDataExpression: true,
-		default: { mappingMode: 'defineBelow', value: null },
-		required: true,
-		displayOptions,
-		typeOptions: {
-			// Reloaded when the operation or the Authentication changes (n8n offers no reload on a credential change).
-			loadOptionsDependsOn: ['operation', 'authentication'],
-			resourceMapper: {
-				resourceMapperMethod: 'getContactFields',
-				mode: 'add',
-				fieldWords: { singular: 'field', plural: 'fields' },
-				addAllFields: true,
-				supportAutoMap: true,
-				noFieldsError: 'No contact fields found',
-			},
+/** The Contact Fields mapper, for the blocks of the operations that show it (Import Many: the fields the bulk import takes). */
+export const contactFieldsProperty: INodeProperties = {
+	displayName: 'Contact Fields',
+	name: 'contactFields',
+	type: 'resourceMapper',
+	noDataExpression: true,
+	default: { mappingMode: 'defineBelow', value: null },
+	required: true,
+	typeOptions: {
+		// Reloaded when the operation or the Authentication changes (n8n offers no reload on a credential change).
+		loadOptionsDependsOn: ['operation', 'authentication'],
+		resourceMapper: {
+			resourceMapperMethod: 'getContactFields',
+			mode: 'add',
+			fieldWords: { singular: 'field', plural: 'fields' },
+			addAllFields: true,
+			supportAutoMap: true,
+			noFieldsError: 'No contact fields found',
 		},
-		description:
-			'The contact\'s own fields (always listed) and the company\'s data fields (read from the API); fields left empty here are not sent. "Map Automatically" takes the input fields of the same names.',
-	};
-}
+	},
+	description:
+		'The contact\'s own fields (always listed) and the company\'s data fields (read from the API); fields left empty here are not sent. "Map Automatically" takes the input fields of the same names.',
+};
 
 /** The value as the data field's type, through the node's own type rules (a number from "42", a choice among the options). */
 function dataValue(field: DataField, value: unknown): unknown {

@@ -30,7 +30,7 @@ const TYPES: Record<string, { mapper: FieldType; rule: NodePropertyTypes }> = {
 
 export const settingsRequest = (recordType: RecordType) => ({ method: 'GET' as const, path: CUSTOM_FIELD_SETTINGS, qs: { recordType } });
 
-/** The Custom Fields mapper of a record type's Create (required fields demanded) or Update (all optional). */
+/** The Custom Fields mapper of a record type's Create (required fields demanded) or Update (all optional), for that operation's block. */
 export function customFieldsProperty(recordType: RecordType, operation: 'create' | 'update'): INodeProperties {
 	return {
 		displayName: 'Custom Fields',
@@ -39,7 +39,6 @@ export function customFieldsProperty(recordType: RecordType, operation: 'create'
 		noDataExpression: true,
 		default: { mappingMode: 'defineBelow', value: null },
 		required: true,
-		displayOptions: { show: { resource: [recordType], operation: [operation] } },
 		typeOptions: {
 			loadOptionsDependsOn: ['resource', 'operation'],
 			resourceMapper: {

@@ -1,17 +1,17 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { MatchKey } from '../records';
-import { comparable, readContact, contactsWith } from '../records';
-import { getManyFields } from '../../shared/getMany';
+import { comparable, companyLocator, contactOrEmailLocator, contactsWith, readContact } from '../records';
+import { declareResource } from '../../shared/declare';
+import { returnAllFields } from '../../shared/getMany';
 import { locatorField, userLocator } from '../../shared/locators';
 import { oneAtATime } from '../../shared/serial';
-import { simplifyField } from '../../shared/simplify';
-import type { OperationCall, OperationDefinition, ResourceDefinitions } from '../../shared/types';
+import { simplifyOption } from '../../shared/simplify';
+import type { OperationCall, OperationDefinition } from '../../shared/types';
 import { rowOutcomes } from '../bulk';
 import { contactBody, contactFieldsProperty, mergedAddress } from '../contactFields';
 import { EMAIL_PAGES } from './email';
 import { sortOrderField } from '../fields';
-import { companyLocator, contactOrEmailLocator } from '../records';
 
 /**
  * Contact (api-reference §3). The API answers a contact as { item, appointments }: the node outputs the
@@ -95,117 +95,6 @@ async function prepareUpdate(call: OperationCall): Promise<void> {
 	body.tags = mode === 'add' ? [...current, ...given.filter((tag) => !current.includes(tag))] : current.filter((tag) => !given.includes(tag));
 }
 
-export const contactOperations: ResourceDefinitions = {
-	create: {
-		method: 'POST',
-		path: '/crm',
-		body: {
-			tags: 'additionalFields.tags',
-			accountOwnerId: 'additionalFields.accountOwnerId',
-			crmCompanyId: 'additionalFields.crmCompanyId',
-		},
-		...withContactFields('create'),
-		output: (answer, call) => [readContact(answer, call.fail)],
-	},
-	upsert: {
-		method: 'POST',
-		path: '/crm',
-		body: {
-			tags: 'additionalFields.tags',
-			accountOwnerId: 'additionalFields.accountOwnerId',
-			crmCompanyId: 'additionalFields.crmCompanyId',
-		},
-		prepare: async (call) => {
-			Object.assign(call.request.body!, await contactBody(call, 'upsert', false));
-			const { email, phoneNumber } = call.request.body!;
-			if (!email && !phoneNumber) {
-				call.fail(
-					'Create or Update needs an email or a phone number to find the contact',
-					'Map the Email field (or, for contacts known only by phone, Phone Number) in Contact Fields, or give the input items an "email" or "phoneNumber" field with "Map Automatically".',
-				);
-			}
-		},
-		perform: createOrUpdate,
-	},
-	get: {
-		method: 'GET',
-		path: '/crm/details',
-		query: { contactId: 'contactId', attendeeId: 'attendeeId' },
-		output: (answer, call) => [{ ...readContact(answer, call.fail), appointments: (answer as IDataObject).appointments }],
-		simplify: SIMPLE_CONTACT,
-	},
-	getAll: {
-		method: 'GET',
-		path: '/crm',
-		query: {
-			searchTerm: 'filters.searchTerm',
-			tags: 'filters.tags',
-			ownerId: 'filters.ownerId',
-			sortBy: 'sort.sortBy',
-			sortOrder: 'sort.sortOrder',
-		},
-		pagination: {
-			style: 'page1',
-			pick: (answer) =>
-				(((answer as IDataObject).result ?? []) as IDataObject[]).map((row) => ({ ...(row.item as IDataObject), appointments: row.appointments, nextAppointmentIso: row.nextAppointmentIso })),
-		},
-		simplify: SIMPLE_CONTACT,
-	},
-	update: {
-		method: 'PATCH',
-		path: '/crm/{id}',
-		pathParams: { id: 'contactId' },
-		body: {
-			tags: 'updateFields.tags',
-			accountOwnerId: 'updateFields.accountOwnerId',
-			crmCompanyId: 'updateFields.crmCompanyId',
-		},
-		prepare: prepareUpdate,
-		output: (answer, call) => [readContact(answer, call.fail)],
-	},
-	delete: { method: 'DELETE', path: '/crm/{id}', pathParams: { id: 'contactId' } },
-	getNotes: { method: 'GET', path: '/crm/contacts/{id}/notes', pathParams: { id: 'contactId' } },
-	getCommunications: { method: 'GET', path: '/crm/contacts/{contactId}/communications', pathParams: { contactId: 'contactId' } },
-	getActivity: {
-		method: 'GET',
-		path: '/crm/contacts/{id}/activity',
-		pathParams: { id: 'contactId' },
-		query: { types: 'activityTypes' },
-		pagination: { style: 'cursor', itemsKey: 'items', maxPageSize: ACTIVITY_PAGE },
-	},
-	getEmails: { method: 'GET', path: '/crm/contacts/{id}/emails', pathParams: { id: 'contactId' }, pagination: EMAIL_PAGES },
-	getAttachments: { method: 'GET', path: '/crm/contacts/{id}/attachments', pathParams: { id: 'contactId' } },
-	deleteMany: {
-		method: 'POST',
-		path: '/crm/bulk-delete',
-		body: { contactId: { param: 'contactId', check: 'required' } },
-		callsPerMinute: BULK_CALLS_PER_MINUTE,
-		batch: {
-			size: DELETE_BATCH,
-			wrap: (bodies) => ({ contactIds: bodies.map((body) => body.contactId) }),
-			split: (answer, bodies) => bodies.map((body) => ({ contactId: body.contactId, call: answer as IDataObject })),
-		},
-	},
-	importMany: {
-		method: 'POST',
-		path: '/crm/bulk',
-		body: {
-			tags: 'importFields.tags',
-			accountOwnerEmail: { param: 'importFields.accountOwnerEmail', check: 'email' },
-			crmCompanyRef: 'importFields.crmCompanyRef',
-		},
-		...withContactFields('importMany'),
-		callsPerMinute: BULK_CALLS_PER_MINUTE,
-		batch: {
-			size: IMPORT_BATCH,
-			wrap: (bodies, call) => ({ contacts: bodies, updateExisting: call.read('existingContacts') !== 'skip' }),
-			split: rowOutcomes,
-		},
-	},
-};
-
-const show = (operation: string[]) => ({ show: { resource: ['contact'], operation } });
-
 const tagsField: INodeProperties = {
 	displayName: 'Tags',
 	name: 'tags',
@@ -246,222 +135,347 @@ export const contactImportFields: INodeProperties[] = [
 	tagsField,
 ];
 
-export const contactProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['contact'] } },
-		options: [
-			{
+const getBy: INodeProperties = {
+	displayName: 'Get By',
+	name: 'getBy',
+	type: 'options',
+	options: [
+		{ name: 'Contact', value: 'contactId' },
+		{ name: 'Attendee ID', value: 'attendeeId', description: 'The attendee of a booking: its contact' },
+	],
+	default: 'contactId',
+};
+
+const contactId: INodeProperties = {
+	displayName: 'Contact',
+	name: 'contactId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The contact to work on. Type to search names, emails and phone numbers.',
+	...contactOrEmailLocator,
+};
+
+const contactToGet: INodeProperties = {
+	displayName: 'Contact',
+	name: 'contactId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	displayOptions: { show: { getBy: ['contactId'] } },
+	description: 'The contact to get. Type to search names, emails and phone numbers.',
+	...contactOrEmailLocator,
+};
+
+const attendeeId: INodeProperties = {
+	displayName: 'Attendee ID',
+	name: 'attendeeId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+	displayOptions: { show: { getBy: ['attendeeId'] } },
+	description: 'ID of an attendee of a booking (from an appointment\'s attendees)',
+};
+
+const additionalFields: INodeProperties = {
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: [ownerField, companyField, tagsField],
+};
+
+const updateFields: INodeProperties = {
+	displayName: 'Update Fields',
+	name: 'updateFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: [
+		ownerField,
+		companyField,
+		tagsField,
+		{
+			displayName: 'Tags Mode',
+			name: 'tagsMode',
+			type: 'options',
+			options: [
+				{ name: 'Replace', value: 'replace', description: 'The contact gets exactly these tags' },
+				{ name: 'Add', value: 'add', description: 'These tags are added to the contact\'s tags' },
+				{ name: 'Remove', value: 'remove', description: 'These tags are removed from the contact\'s tags' },
+			],
+			default: 'replace',
+			description: 'What the Tags do to the contact\'s current tags',
+		},
+	],
+};
+
+const existingContacts: INodeProperties = {
+	displayName: 'Existing Contacts',
+	name: 'existingContacts',
+	type: 'options',
+	options: [
+		{ name: 'Update', value: 'update', description: 'A row whose email belongs to a contact updates that contact' },
+		{ name: 'Skip', value: 'skip', description: 'A row whose email belongs to a contact is left out' },
+	],
+	default: 'update',
+};
+
+const importFields: INodeProperties = {
+	displayName: 'Import Fields',
+	name: 'importFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: contactImportFields,
+};
+
+const activityTypes: INodeProperties = {
+	displayName: 'Activity Types',
+	name: 'activityTypes',
+	type: 'multiOptions',
+	options: ['communication', 'conversation', 'email', 'form', 'meeting', 'note', 'task'].map((value) => ({ name: value[0].toUpperCase() + value.slice(1), value })),
+	default: [],
+	description: 'Only these kinds of activity; none picked: all',
+};
+
+const returnAll = returnAllFields();
+
+const filters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		{ ...ownerField, name: 'ownerId', description: 'Only contacts this user owns' },
+		{
+			displayName: 'Search Term',
+			name: 'searchTerm',
+			type: 'string',
+			default: '',
+			description: 'Part of a name, email or phone number (not an exact email match)',
+		},
+		{ ...tagsField, description: 'Only contacts with all of these tags' },
+	],
+};
+
+const sort: INodeProperties = {
+	displayName: 'Sort',
+	name: 'sort',
+	type: 'collection',
+	placeholder: 'Add Sort',
+	default: {},
+	options: [
+		{
+			displayName: 'Sort By',
+			name: 'sortBy',
+			type: 'options',
+			options: [
+				{ name: 'Created At', value: 'createdAt' },
+				{ name: 'Email', value: 'email' },
+				{ name: 'First Name', value: 'firstName' },
+				{ name: 'Last Name', value: 'lastName' },
+			],
+			default: 'createdAt',
+		},
+		sortOrderField,
+	],
+};
+
+export const { definitions: contactOperations, properties: contactProperties } = declareResource('contact', {
+	default: 'create',
+	operations: {
+		create: {
+			option: {
 				name: 'Create',
-				value: 'create',
 				description: 'Needs Email or Phone Number in Contact Fields; returns the contact (no duplicate check: see Create or Update)',
 				action: 'Create a contact from an email or phone number',
 			},
-			{
+			method: 'POST',
+			path: '/crm',
+			body: {
+				tags: 'additionalFields.tags',
+				accountOwnerId: 'additionalFields.accountOwnerId',
+				crmCompanyId: 'additionalFields.crmCompanyId',
+			},
+			...withContactFields('create'),
+			output: (answer, call) => [readContact(answer, call.fail)],
+			fields: [contactFieldsProperty, additionalFields],
+		},
+		upsert: {
+			option: {
 				name: 'Create or Update',
-				value: 'upsert',
 				description: 'Create a new contact (found by email, else phone number), or update the current one if it already exists (upsert)',
 				action: 'Create or update a contact by email or phone',
 			},
-			{ name: 'Delete', value: 'delete', description: 'Needs the contact (ID or email); deletes it for good and returns { deleted: true }', action: 'Delete a contact' },
-			{
-				name: 'Delete Many',
-				value: 'deleteMany',
-				description: 'Needs a contact per input item (500 per call); returns each contact ID with its call\'s counts',
-				action: 'Delete many contacts',
+			method: 'POST',
+			path: '/crm',
+			body: {
+				tags: 'additionalFields.tags',
+				accountOwnerId: 'additionalFields.accountOwnerId',
+				crmCompanyId: 'additionalFields.crmCompanyId',
 			},
-			{
+			prepare: async (call) => {
+				Object.assign(call.request.body!, await contactBody(call, 'upsert', false));
+				const { email, phoneNumber } = call.request.body!;
+				if (!email && !phoneNumber) {
+					call.fail(
+						'Create or Update needs an email or a phone number to find the contact',
+						'Map the Email field (or, for contacts known only by phone, Phone Number) in Contact Fields, or give the input items an "email" or "phoneNumber" field with "Map Automatically".',
+					);
+				}
+			},
+			perform: createOrUpdate,
+			fields: [contactFieldsProperty, additionalFields],
+		},
+		get: {
+			option: {
 				name: 'Get',
-				value: 'get',
 				description: 'Needs the contact (ID or email) or an attendee ID; returns the contact (with its appointments when Simplify is off)',
 				action: 'Get a contact by ID or email',
 			},
-			{
-				name: 'Get Activity',
-				value: 'getActivity',
-				description: 'Needs the contact (Activity Types optional); returns one item per activity, newest first',
-				action: 'Get the activity of a contact',
+			method: 'GET',
+			path: '/crm/details',
+			query: { contactId: 'contactId', attendeeId: 'attendeeId' },
+			output: (answer, call) => [{ ...readContact(answer, call.fail), appointments: (answer as IDataObject).appointments }],
+			simplify: SIMPLE_CONTACT,
+			fields: [getBy, contactToGet, attendeeId, simplifyOption],
+		},
+		getAll: {
+			option: { name: 'Get Many', description: 'Filters by text, tags or owner, each optional; returns one item per contact', action: 'Get many contacts' },
+			method: 'GET',
+			path: '/crm',
+			query: {
+				searchTerm: 'filters.searchTerm',
+				tags: 'filters.tags',
+				ownerId: 'filters.ownerId',
+				sortBy: 'sort.sortBy',
+				sortOrder: 'sort.sortOrder',
 			},
-			{
-				name: 'Get Attachments',
-				value: 'getAttachments',
-				description: 'Needs the contact; returns one item per attached file, as the API gives it',
-				action: 'Get the attachments of a contact',
+			pagination: {
+				style: 'page1',
+				pick: (answer) =>
+					(((answer as IDataObject).result ?? []) as IDataObject[]).map((row) => ({ ...(row.item as IDataObject), appointments: row.appointments, nextAppointmentIso: row.nextAppointmentIso })),
 			},
-			{
+			simplify: SIMPLE_CONTACT,
+			fields: [...returnAll, simplifyOption, filters, sort],
+		},
+		update: {
+			option: { name: 'Update', description: 'Needs the contact and the fields, tags or data fields to change; returns the contact', action: 'Update a contact' },
+			method: 'PATCH',
+			path: '/crm/{id}',
+			pathParams: { id: 'contactId' },
+			body: {
+				tags: 'updateFields.tags',
+				accountOwnerId: 'updateFields.accountOwnerId',
+				crmCompanyId: 'updateFields.crmCompanyId',
+			},
+			prepare: prepareUpdate,
+			output: (answer, call) => [readContact(answer, call.fail)],
+			fields: [contactId, contactFieldsProperty, updateFields],
+		},
+		delete: {
+			option: { name: 'Delete', description: 'Needs the contact (ID or email); deletes it for good and returns { deleted: true }', action: 'Delete a contact' },
+			method: 'DELETE',
+			path: '/crm/{id}',
+			pathParams: { id: 'contactId' },
+			fields: [contactId],
+		},
+		getNotes: {
+			option: { name: 'Get Notes', description: 'Needs the contact; returns one item per note, pinned first', action: 'Get the notes of a contact' },
+			method: 'GET',
+			path: '/crm/contacts/{id}/notes',
+			pathParams: { id: 'contactId' },
+			fields: [contactId],
+		},
+		getCommunications: {
+			option: {
 				name: 'Get Communications',
-				value: 'getCommunications',
 				description: 'Needs the contact; returns one item per logged communication, the latest first',
 				action: 'Get the communications of a contact',
 			},
-			{
+			method: 'GET',
+			path: '/crm/contacts/{contactId}/communications',
+			pathParams: { contactId: 'contactId' },
+			fields: [contactId],
+		},
+		getActivity: {
+			option: {
+				name: 'Get Activity',
+				description: 'Needs the contact (Activity Types optional); returns one item per activity, newest first',
+				action: 'Get the activity of a contact',
+			},
+			method: 'GET',
+			path: '/crm/contacts/{id}/activity',
+			pathParams: { id: 'contactId' },
+			query: { types: 'activityTypes' },
+			pagination: { style: 'cursor', itemsKey: 'items', maxPageSize: ACTIVITY_PAGE },
+			fields: [contactId, activityTypes, ...returnAll],
+		},
+		getEmails: {
+			option: {
 				name: 'Get Emails',
-				value: 'getEmails',
 				description: 'Needs the contact; returns one item per synced email: headers and preview (the text: Email → Get Body)',
 				action: 'Get the synced emails of a contact',
 			},
-			{ name: 'Get Many', value: 'getAll', description: 'Filters by text, tags or owner, each optional; returns one item per contact', action: 'Get many contacts' },
-			{ name: 'Get Notes', value: 'getNotes', description: 'Needs the contact; returns one item per note, pinned first', action: 'Get the notes of a contact' },
-			{
+			method: 'GET',
+			path: '/crm/contacts/{id}/emails',
+			pathParams: { id: 'contactId' },
+			pagination: EMAIL_PAGES,
+			fields: [contactId, ...returnAll],
+		},
+		getAttachments: {
+			option: {
+				name: 'Get Attachments',
+				description: 'Needs the contact; returns one item per attached file, as the API gives it',
+				action: 'Get the attachments of a contact',
+			},
+			method: 'GET',
+			path: '/crm/contacts/{id}/attachments',
+			pathParams: { id: 'contactId' },
+			fields: [contactId],
+		},
+		deleteMany: {
+			option: {
+				name: 'Delete Many',
+				description: 'Needs a contact per input item (500 per call); returns each contact ID with its call\'s counts',
+				action: 'Delete many contacts',
+			},
+			method: 'POST',
+			path: '/crm/bulk-delete',
+			body: { contactId: { param: 'contactId', check: 'required' } },
+			callsPerMinute: BULK_CALLS_PER_MINUTE,
+			batch: {
+				size: DELETE_BATCH,
+				wrap: (bodies) => ({ contactIds: bodies.map((body) => body.contactId) }),
+				split: (answer, bodies) => bodies.map((body) => ({ contactId: body.contactId, call: answer as IDataObject })),
+			},
+			fields: [contactId],
+		},
+		importMany: {
+			option: {
 				name: 'Import Many',
-				value: 'importMany',
 				description: 'Needs an email or phone number per input item (1,000 per call, 3 calls a minute); returns each row\'s outcome',
 				action: 'Import many contacts',
 			},
-			{ name: 'Update', value: 'update', description: 'Needs the contact and the fields, tags or data fields to change; returns the contact', action: 'Update a contact' },
-		],
-		default: 'create',
-	},
-	{
-		displayName: 'Get By',
-		name: 'getBy',
-		type: 'options',
-		options: [
-			{ name: 'Contact', value: 'contactId' },
-			{ name: 'Attendee ID', value: 'attendeeId', description: 'The attendee of a booking: its contact' },
-		],
-		default: 'contactId',
-		displayOptions: show(['get']),
-	},
-	{
-		displayName: 'Contact',
-		name: 'contactId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		displayOptions: show(['delete', 'deleteMany', 'getActivity', 'getAttachments', 'getCommunications', 'getEmails', 'getNotes', 'update']),
-		description: 'The contact to work on. Type to search names, emails and phone numbers.',
-		...contactOrEmailLocator,
-	},
-	{
-		displayName: 'Contact',
-		name: 'contactId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		displayOptions: { show: { resource: ['contact'], operation: ['get'], getBy: ['contactId'] } },
-		description: 'The contact to get. Type to search names, emails and phone numbers.',
-		...contactOrEmailLocator,
-	},
-	{
-		displayName: 'Attendee ID',
-		name: 'attendeeId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
-		displayOptions: { show: { resource: ['contact'], operation: ['get'], getBy: ['attendeeId'] } },
-		description: 'ID of an attendee of a booking (from an appointment\'s attendees)',
-	},
-	contactFieldsProperty(show(['create', 'upsert', 'update', 'importMany'])),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['create', 'upsert']),
-		options: [ownerField, companyField, tagsField],
-	},
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['update']),
-		options: [
-			ownerField,
-			companyField,
-			tagsField,
-			{
-				displayName: 'Tags Mode',
-				name: 'tagsMode',
-				type: 'options',
-				options: [
-					{ name: 'Replace', value: 'replace', description: 'The contact gets exactly these tags' },
-					{ name: 'Add', value: 'add', description: 'These tags are added to the contact\'s tags' },
-					{ name: 'Remove', value: 'remove', description: 'These tags are removed from the contact\'s tags' },
-				],
-				default: 'replace',
-				description: 'What the Tags do to the contact\'s current tags',
+			method: 'POST',
+			path: '/crm/bulk',
+			body: {
+				tags: 'importFields.tags',
+				accountOwnerEmail: { param: 'importFields.accountOwnerEmail', check: 'email' },
+				crmCompanyRef: 'importFields.crmCompanyRef',
 			},
-		],
-	},
-	{
-		displayName: 'Existing Contacts',
-		name: 'existingContacts',
-		type: 'options',
-		options: [
-			{ name: 'Update', value: 'update', description: 'A row whose email belongs to a contact updates that contact' },
-			{ name: 'Skip', value: 'skip', description: 'A row whose email belongs to a contact is left out' },
-		],
-		default: 'update',
-		displayOptions: show(['importMany']),
-	},
-	{
-		displayName: 'Import Fields',
-		name: 'importFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['importMany']),
-		options: contactImportFields,
-	},
-	{
-		displayName: 'Activity Types',
-		name: 'activityTypes',
-		type: 'multiOptions',
-		options: ['communication', 'conversation', 'email', 'form', 'meeting', 'note', 'task'].map((value) => ({ name: value[0].toUpperCase() + value.slice(1), value })),
-		default: [],
-		displayOptions: show(['getActivity']),
-		description: 'Only these kinds of activity; none picked: all',
-	},
-	...getManyFields('contact', ['getActivity', 'getAll', 'getEmails']),
-	simplifyField('contact', ['get', 'getAll']),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: show(['getAll']),
-		options: [
-			{ ...ownerField, name: 'ownerId', description: 'Only contacts this user owns' },
-			{
-				displayName: 'Search Term',
-				name: 'searchTerm',
-				type: 'string',
-				default: '',
-				description: 'Part of a name, email or phone number (not an exact email match)',
+			...withContactFields('importMany'),
+			callsPerMinute: BULK_CALLS_PER_MINUTE,
+			batch: {
+				size: IMPORT_BATCH,
+				wrap: (bodies, call) => ({ contacts: bodies, updateExisting: call.read('existingContacts') !== 'skip' }),
+				split: rowOutcomes,
 			},
-			{ ...tagsField, description: 'Only contacts with all of these tags' },
-		],
+			fields: [contactFieldsProperty, existingContacts, importFields],
+		},
 	},
-	{
-		displayName: 'Sort',
-		name: 'sort',
-		type: 'collection',
-		placeholder: 'Add Sort',
-		default: {},
-		displayOptions: show(['getAll']),
-		options: [
-			{
-				displayName: 'Sort By',
-				name: 'sortBy',
-				type: 'options',
-				options: [
-					{ name: 'Created At', value: 'createdAt' },
-					{ name: 'Email', value: 'email' },
-					{ name: 'First Name', value: 'firstName' },
-					{ name: 'Last Name', value: 'lastName' },
-				],
-				default: 'createdAt',
-			},
-			sortOrderField,
-		],
-	},
-];
+});

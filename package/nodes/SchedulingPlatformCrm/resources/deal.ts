@@ -3,14 +3,15 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { clearSwitches } from '../../shared/clearSwitches';
 import { calendarDay, dateTime } from '../../shared/dates';
 import { byName } from '../../shared/fields';
+import { declareResource } from '../../shared/declare';
 import { locatorField, userLocator } from '../../shared/locators';
-import { simplifyField } from '../../shared/simplify';
+import { simplifyOption } from '../../shared/simplify';
 import { readItems, shapeOf } from '../../shared/transport/answers';
-import type { OperationCall, OperationDefinition, ParamSource, ResourceDefinitions } from '../../shared/types';
+import type { OperationCall, ParamSource } from '../../shared/types';
 import { rowOutcomes } from '../bulk';
 import { contactBody, contactFieldsProperty } from '../contactFields';
 import { customFieldsProperty, putCustomFields } from '../customFields';
-import { getManyFields } from '../../shared/getMany';
+import { returnAllFields } from '../../shared/getMany';
 import { sortOrderField } from '../fields';
 import { contactImportFields } from './contact';
 import { EMAIL_PAGES } from './email';
@@ -94,7 +95,6 @@ const IMPORT_BATCH = 500;
 const MERGE_MAX = 20;
 
 const DUPLICATE_CANDIDATES = '/crm/deals/{id}/duplicate-candidates';
-const duplicateCandidates: OperationDefinition = { method: 'GET', path: DUPLICATE_CANDIDATES, pathParams: dealPath };
 
 /**
  * Import Many: each item is a row, the contact (the fields the bulk import takes) and its deal's fields; a row
@@ -147,150 +147,6 @@ async function merge(call: OperationCall): Promise<IDataObject[]> {
 	return [{ ...(answer as IDataObject), duplicateDealIds: ids }];
 }
 
-export const dealOperations: ResourceDefinitions = {
-	create: {
-		method: 'POST',
-		path: '/crm/deals',
-		body: {
-			name: { param: 'name', check: ['required', { maxLength: 255 }] },
-			pipelineId: 'pipelineId',
-			stageId: { param: 'stageId', check: 'required' },
-			...dealFields('additionalFields'),
-			contacts: { param: 'dealContacts', convert: dealContacts },
-		},
-		check: (request) => {
-			const primaries = ((request.body!.contacts ?? []) as IDataObject[]).filter((contact) => contact.isPrimary === true);
-			return primaries.length > 1 ? 'Only one of Contacts can be primary: turn Is Primary off for the others' : undefined;
-		},
-		prepare: async (call) => {
-			await assertStageOf(call, String(call.request.body!.pipelineId), call.request.body!.stageId, 'stageId');
-			await putCustomFields(call, 'deal');
-		},
-	},
-	get: { method: 'GET', path: '/crm/deals/{id}', pathParams: dealPath, simplify: SIMPLE_DEAL },
-	getAll: {
-		method: 'GET',
-		path: '/crm/deals',
-		query: {
-			search: 'filters.search',
-			pipelineId: 'filters.pipelineId',
-			stageId: 'filters.stageId',
-			ownerId: { param: 'filters.ownerId', check: 'uuid' },
-			contactId: 'filters.contactId',
-			crmCompanyId: 'filters.crmCompanyId',
-			isOpen: { param: 'filters.status', convert: (status) => (status === 'open' ? true : undefined) },
-			isWon: { param: 'filters.status', convert: (status) => (status === 'won' ? true : undefined) },
-			isLost: { param: 'filters.status', convert: (status) => (status === 'lost' ? true : undefined) },
-			sortBy: 'filters.sortBy',
-			sortOrder: 'filters.sortOrder',
-		},
-		pagination: { style: 'page1', itemsKey: 'deals' },
-		simplify: SIMPLE_DEAL,
-	},
-	update: {
-		method: 'PATCH',
-		path: '/crm/deals/{id}',
-		pathParams: dealPath,
-		body: {
-			name: { param: 'updateFields.name', check: { maxLength: 255 } },
-			stageId: 'updateFields.stageId',
-			...dealFields('updateFields'),
-		},
-		check: clearing.check,
-		prepare: async (call) => {
-			await clearing.prepare(call);
-			await assertOwnStage(call);
-			await putCustomFields(call, 'deal');
-		},
-	},
-	delete: { method: 'DELETE', path: '/crm/deals/{id}', pathParams: dealPath },
-	markWon: { method: 'PATCH', path: '/crm/deals/{id}/won', pathParams: dealPath, body: stageChange('wonStageId', 'wonOptions.wonStageId') },
-	markLost: {
-		method: 'PATCH',
-		path: '/crm/deals/{id}/lost',
-		pathParams: dealPath,
-		body: {
-			lostReason: 'lostReason',
-			lostReasonNote: { param: 'lostOptions.lostReasonNote', check: { maxLength: 1000 } },
-			...stageChange('lostStageId', 'lostOptions.lostStageId'),
-		},
-	},
-	reopen: { method: 'PATCH', path: '/crm/deals/{id}/reopen', pathParams: dealPath, body: stageChange('stageId', 'reopenOptions.stageId') },
-	addContact: {
-		method: 'POST',
-		path: '/crm/deals/{id}/contacts',
-		pathParams: dealPath,
-		body: { contactId: { param: 'contactId', check: 'required' }, role: 'role', isPrimary: 'isPrimary' },
-	},
-	updateContactRole: {
-		method: 'PATCH',
-		path: '/crm/deals/{id}/contacts/{dealContactId}',
-		pathParams: { ...dealPath, dealContactId: 'dealContactId' },
-		body: { role: 'role', isPrimary: 'isPrimary' },
-	},
-	removeContact: { method: 'DELETE', path: '/crm/deals/{id}/contacts/{dealContactId}', pathParams: { ...dealPath, dealContactId: 'dealContactId' } },
-	getDuplicateCandidates: duplicateCandidates,
-	getAppointments: { method: 'GET', path: '/crm/deals/{id}/appointments', pathParams: dealPath },
-	getNotes: { method: 'GET', path: '/crm/deals/{dealId}/notes', pathParams: { dealId: 'dealId' } },
-	getCommunications: { method: 'GET', path: '/crm/deals/{id}/communications', pathParams: dealPath },
-	getActivityLog: {
-		method: 'GET',
-		path: '/crm/deals/{id}/activity',
-		pathParams: dealPath,
-		// No pages: the Limit is the API's own `limit`, Return All asks for its most.
-		prepare: async (call) => {
-			call.request.qs.limit = call.limit ?? ACTIVITY_MAX;
-		},
-		pagination: { style: 'none', itemsKey: ACTIVITY_ITEMS },
-	},
-	importMany: {
-		method: 'POST',
-		path: '/crm/deals/bulk-import',
-		values: {
-			pipelineId: 'pipelineId',
-			stageId: 'stageId',
-			updateExisting: { param: 'existingContacts', convert: (choice) => choice === 'update' },
-		},
-		body: {
-			tags: 'importFields.tags',
-			accountOwnerEmail: { param: 'importFields.accountOwnerEmail', check: 'email' },
-			crmCompanyRef: 'importFields.crmCompanyRef',
-			dealName: { param: 'dealFields.dealName', check: { maxLength: 255 } },
-			dealValue: 'dealFields.dealValue',
-			dealCurrency: { param: 'dealFields.dealCurrency', check: 'currency' },
-			dealExpectedCloseDate: { param: 'dealFields.dealExpectedCloseDate', convert: calendarDay },
-			dealOwnerEmail: { param: 'dealFields.dealOwnerEmail', check: 'email' },
-			dealNotes: { param: 'dealFields.dealNotes', check: { maxLength: 10000 } },
-		},
-		prepare: prepareImportRow,
-		batch: {
-			size: IMPORT_BATCH,
-			group: ({ values }) => JSON.stringify([values.pipelineId, values.stageId, values.updateExisting]),
-			wrap: (rows, { values }) => ({ rows, pipelineId: values.pipelineId, stageId: values.stageId, updateExisting: values.updateExisting }),
-			split: rowOutcomes,
-		},
-	},
-	merge: {
-		method: 'POST',
-		path: '/crm/deals/{id}/merge',
-		pathParams: dealPath,
-		body: { duplicateDealIds: { param: 'duplicateDealIds', convert: (ids) => [...new Set(ids as string[])] } },
-		values: { duplicatesFrom: 'duplicatesFrom', minimumScore: 'minimumScore' },
-		check: checkDuplicates,
-		perform: merge,
-	},
-	getSummary: {
-		method: 'GET',
-		path: '/crm/deals/summary',
-		query: { ownerId: { param: 'summaryFilters.ownerId', check: 'uuid' }, pipelineId: 'summaryFilters.pipelineId' },
-	},
-	getLimits: { method: 'GET', path: '/crm/deals/limits' },
-	getEmails: { method: 'GET', path: '/crm/deals/{id}/emails', pathParams: dealPath, pagination: EMAIL_PAGES },
-	getAttachments: { method: 'GET', path: '/crm/deals/{id}/attachments', pathParams: dealPath },
-};
-
-const show = (...operation: string[]) => ({ show: { resource: ['deal'], operation } });
-
 const STAGE_HINT = 'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>';
 
 /** Deal fields of Create and Update, pipeline and stage aside. */
@@ -305,7 +161,7 @@ const dealOptionFields: INodeProperties[] = [
 ];
 
 /** Import Many: the contact of each row (as Contact → Import Many), what to do with known contacts, the row's deal. */
-const importManyProperties: INodeProperties[] = [
+const importManyFields: INodeProperties[] = [
 	{
 		displayName: 'Existing Contacts',
 		name: 'existingContacts',
@@ -315,17 +171,15 @@ const importManyProperties: INodeProperties[] = [
 			{ name: 'Keep As They Are', value: 'skip', description: 'A row whose email belongs to a contact leaves the contact unchanged' },
 		],
 		default: 'update',
-		displayOptions: show('importMany'),
 		description: 'What a row does to a contact that already has its email. Each row gets a new deal either way.',
 	},
-	contactFieldsProperty(show('importMany')),
+	contactFieldsProperty,
 	{
 		displayName: 'Contact Import Fields',
 		name: 'importFields',
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: show('importMany'),
 		options: contactImportFields,
 	},
 	{
@@ -334,7 +188,6 @@ const importManyProperties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: show('importMany'),
 		description: 'The fields of the deal each row creates (an expression may give each item its own)',
 		options: [
 			{ displayName: 'Deal Currency', name: 'dealCurrency', type: 'string', default: '', placeholder: 'e.g. EUR', description: 'ISO 4217 code of the value\'s currency (three capital letters); EUR when left out' },
@@ -355,7 +208,7 @@ const importManyProperties: INodeProperties[] = [
 ];
 
 /** Merge: the duplicates by ID, or the deal's duplicate candidates that score enough. */
-const mergeProperties: INodeProperties[] = [
+const mergeFields: INodeProperties[] = [
 	{
 		displayName: 'Duplicates From',
 		name: 'duplicatesFrom',
@@ -365,7 +218,6 @@ const mergeProperties: INodeProperties[] = [
 			{ name: 'Duplicate Candidates', value: 'candidates', description: 'The deal\'s duplicate candidates (as Get Duplicate Candidates lists them) that score at least Minimum Score' },
 		],
 		default: 'ids',
-		displayOptions: show('merge'),
 		description: 'Which deals to merge into the deal. They are deleted for good after the merge.',
 	},
 	{
@@ -375,7 +227,7 @@ const mergeProperties: INodeProperties[] = [
 		typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Deal ID' },
 		required: true,
 		default: [],
-		displayOptions: { show: { resource: ['deal'], operation: ['merge'], duplicatesFrom: ['ids'] } },
+		displayOptions: { show: { duplicatesFrom: ['ids'] } },
 		description: 'IDs of the 1 to 20 deals to merge into the deal and delete (an expression may give a list, or IDs separated by commas)',
 	},
 	{
@@ -384,296 +236,462 @@ const mergeProperties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
 		default: 0.9,
-		displayOptions: { show: { resource: ['deal'], operation: ['merge'], duplicatesFrom: ['candidates'] } },
+		displayOptions: { show: { duplicatesFrom: ['candidates'] } },
 		description: 'Only candidates with at least this score (0 to 1) are merged; none: nothing is merged and no request is sent',
 	},
 ];
 
-export const dealProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['deal'] } },
-		options: [
-			{ name: 'Add Contact', value: 'addContact', description: 'Needs the deal, the contact and a role; returns the deal contact', action: 'Add a contact to a deal' },
-			{ name: 'Create', value: 'create', description: 'Needs Name, Pipeline and Stage; returns the deal', action: 'Create a deal in a pipeline stage' },
-			{ name: 'Delete', value: 'delete', description: 'Needs the deal; deletes it for good and returns { deleted: true }', action: 'Delete a deal' },
-			{ name: 'Get', value: 'get', description: 'Needs the deal ID; returns the deal (with its contacts when Simplify is off)', action: 'Get a deal by ID' },
-			{
-				name: 'Get Activity Log',
-				value: 'getActivityLog',
-				description: 'Needs the deal; returns one item per stage change or field update, newest first (200 at most)',
-				action: 'Get the activity log of a deal',
+const dealId: INodeProperties = { ...locatorField('Deal', 'dealId', 'Deal to work on', dealLocator), required: true };
+
+const nameField: INodeProperties = { displayName: 'Name', name: 'name', type: 'string', required: true, default: '', placeholder: 'e.g. Acme renewal 2026', description: 'Name of the deal, at most 255 characters' };
+
+const pipelineId: INodeProperties = { ...locatorField('Pipeline', 'pipelineId', 'Pipeline the deal goes through', pipelineLocator), required: true };
+
+const stageId: INodeProperties = { ...stageField('stageId', 'Stage Name or ID'), required: true };
+
+const additionalFields: INodeProperties = {
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: dealOptionFields,
+};
+
+const dealContactsField: INodeProperties = {
+	displayName: 'Contacts',
+	name: 'dealContacts',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add Contact',
+	default: {},
+	description: 'Contacts of the deal with their roles; at most one primary',
+	options: [
+		{
+			displayName: 'Contact',
+			name: 'contact',
+			values: [
+				{ ...locatorField('Contact', 'contactId', 'CRM contact on the deal', contactLocator), required: true },
+				{ displayName: 'Is Primary', name: 'isPrimary', type: 'boolean', default: false, description: 'Whether this is the deal\'s primary contact' },
+				{ displayName: 'Role', name: 'role', type: 'options', options: ROLES, default: 'other', description: 'Part the contact plays in the deal' },
+			],
+		},
+	],
+};
+
+const updateFields: INodeProperties = {
+	displayName: 'Update Fields',
+	name: 'updateFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: byName([
+		...dealOptionFields,
+		{ displayName: 'Clear Company', name: 'clearCompany', type: 'boolean', default: false, description: 'Whether to unlink the deal from its company' },
+		{ displayName: 'Clear Contact', name: 'clearContact', type: 'boolean', default: false, description: 'Whether to remove the deal\'s main contact (its Contacts with roles stay)' },
+		{ displayName: 'Clear Expected Close Date', name: 'clearExpectedCloseDate', type: 'boolean', default: false, description: 'Whether to remove the expected close date' },
+		{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'New name of the deal, at most 255 characters' },
+		{
+			...stageField('stageId', 'Stage Name or ID'),
+			description: `Stage to move the deal to, within its own pipeline (no API route moves a deal to another pipeline). ${STAGE_HINT}.`,
+		},
+		{ displayName: 'Unassign Owner', name: 'unassignOwner', type: 'boolean', default: false, description: 'Whether to leave the deal without an owner' },
+	]),
+};
+
+const returnAll = returnAllFields();
+
+const filters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		locatorField('Company', 'crmCompanyId', 'Only deals with this CRM company', companyLocator),
+		locatorField('Contact', 'contactId', 'Only deals with this main contact', contactOrEmailLocator),
+		locatorField('Owner', 'ownerId', 'Only deals of this owner', userLocator),
+		locatorField('Pipeline', 'pipelineId', 'Only deals in this pipeline', pipelineLocator),
+		{ displayName: 'Search', name: 'search', type: 'string', default: '', description: 'Text the deal\'s name contains' },
+		{
+			displayName: 'Sort By',
+			name: 'sortBy',
+			type: 'options',
+			options: [
+				{ name: 'Created At', value: 'createdAt' },
+				{ name: 'Expected Close Date', value: 'expectedCloseDate' },
+				{ name: 'Name', value: 'name' },
+				{ name: 'Updated At', value: 'updatedAt' },
+				{ name: 'Value', value: 'value' },
+			],
+			default: 'createdAt',
+		},
+		sortOrderField,
+		{ ...stageField('stageId', 'Stage Name or ID'), description: `Only deals in this stage. ${STAGE_HINT}.` },
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			options: [
+				{ name: 'Lost', value: 'lost' },
+				{ name: 'Open', value: 'open' },
+				{ name: 'Won', value: 'won' },
+			],
+			default: 'open',
+			description: 'Only deals in this state',
+		},
+	],
+};
+
+const wonOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'wonOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [{ ...stageField('wonStageId', 'Won Stage Name or ID'), description: `A won stage of the deal's pipeline; the pipeline's first won stage when left out. ${STAGE_HINT}.` }],
+};
+
+const lostReason: INodeProperties = {
+	displayName: 'Lost Reason Name or ID',
+	name: 'lostReason',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getLostReasons' },
+	default: '',
+	description: 'One of the company\'s lost reasons (required when the company\'s settings say so). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+const lostOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'lostOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{ ...stageField('lostStageId', 'Lost Stage Name or ID'), description: `A lost stage of the deal's pipeline; the pipeline's first lost stage when left out. ${STAGE_HINT}.` },
+		{ displayName: 'Note', name: 'lostReasonNote', type: 'string', typeOptions: { rows: 2 }, default: '', description: 'Why the deal was lost, in words, at most 1,000 characters' },
+	],
+};
+
+const reopenOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'reopenOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [{ ...stageField('stageId', 'Stage Name or ID'), description: `An open stage of the deal's pipeline; the pipeline's first open stage when left out. ${STAGE_HINT}.` }],
+};
+
+const contactId: INodeProperties = { ...locatorField('Contact', 'contactId', 'Contact to add to the deal', contactOrEmailLocator), required: true };
+
+const dealContactId: INodeProperties = {
+	displayName: 'Deal Contact ID',
+	name: 'dealContactId',
+	type: 'string',
+	required: true,
+	default: '',
+	description: 'ID of the contact\'s place on the deal: the ID in the deal\'s contacts (Get), not the contact\'s own ID',
+};
+
+const role: INodeProperties = { displayName: 'Role', name: 'role', type: 'options', options: ROLES, default: 'other', description: 'Part the contact plays in the deal' };
+
+const isPrimary: INodeProperties = { displayName: 'Is Primary', name: 'isPrimary', type: 'boolean', default: false, description: 'Whether this is the deal\'s primary contact (the others stop being primary)' };
+
+const summaryFilters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'summaryFilters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		locatorField('Owner', 'ownerId', 'Only the deals of this owner; left out: every owner\'s', userLocator),
+		locatorField('Pipeline', 'pipelineId', 'Only the deals of this pipeline; left out: every pipeline\'s', pipelineLocator),
+	],
+};
+
+export const { definitions: dealOperations, properties: dealProperties } = declareResource('deal', {
+	default: 'getAll',
+	operations: {
+		create: {
+			option: { name: 'Create', description: 'Needs Name, Pipeline and Stage; returns the deal', action: 'Create a deal in a pipeline stage' },
+			method: 'POST',
+			path: '/crm/deals',
+			body: {
+				name: { param: 'name', check: ['required', { maxLength: 255 }] },
+				pipelineId: 'pipelineId',
+				stageId: { param: 'stageId', check: 'required' },
+				...dealFields('additionalFields'),
+				contacts: { param: 'dealContacts', convert: dealContacts },
 			},
-			{
-				name: 'Get Appointments',
-				value: 'getAppointments',
-				description: 'Needs the deal; returns one item per appointment with its contacts, newest first',
-				action: 'Get the appointments of a deal',
+			check: (request) => {
+				const primaries = ((request.body!.contacts ?? []) as IDataObject[]).filter((contact) => contact.isPrimary === true);
+				return primaries.length > 1 ? 'Only one of Contacts can be primary: turn Is Primary off for the others' : undefined;
 			},
-			{
-				name: 'Get Attachments',
-				value: 'getAttachments',
-				description: 'Needs the deal; returns one item per attached file, as the API gives it',
-				action: 'Get the attachments of a deal',
+			prepare: async (call) => {
+				await assertStageOf(call, String(call.request.body!.pipelineId), call.request.body!.stageId, 'stageId');
+				await putCustomFields(call, 'deal');
 			},
-			{
-				name: 'Get Communications',
-				value: 'getCommunications',
-				description: 'Needs the deal; returns one item per logged communication, the latest first',
-				action: 'Get the communications of a deal',
-			},
-			{
-				name: 'Get Duplicate Candidates',
-				value: 'getDuplicateCandidates',
-				description: 'Needs the deal; returns one item per look-alike deal with its score and reasons (nothing is merged)',
-				action: 'Get the duplicate candidates of a deal',
-			},
-			{
-				name: 'Get Emails',
-				value: 'getEmails',
-				description: 'Needs the deal; returns one item per synced email: headers and preview (the text: Email → Get Body)',
-				action: 'Get the synced emails of a deal',
-			},
-			{
-				name: 'Get Limits',
-				value: 'getLimits',
-				description: 'Needs nothing; returns how many deals there are and how many the plan allows (-1: no limit)',
-				action: 'Get the deal limits of the plan',
-			},
-			{
+			fields: [nameField, pipelineId, stageId, additionalFields, dealContactsField, customFieldsProperty('deal', 'create')],
+		},
+		get: {
+			option: { name: 'Get', description: 'Needs the deal ID; returns the deal (with its contacts when Simplify is off)', action: 'Get a deal by ID' },
+			method: 'GET',
+			path: '/crm/deals/{id}',
+			pathParams: dealPath,
+			simplify: SIMPLE_DEAL,
+			fields: [dealId, simplifyOption],
+		},
+		getAll: {
+			option: {
 				name: 'Get Many',
-				value: 'getAll',
 				description: 'Filters by search, pipeline, stage, owner, contact, company or status; returns one item per deal',
 				action: 'Get many deals',
 			},
-			{ name: 'Get Notes', value: 'getNotes', description: 'Needs the deal; returns one item per note, pinned first', action: 'Get the notes of a deal' },
-			{
-				name: 'Get Summary',
-				value: 'getSummary',
-				description: 'Needs nothing (Owner and Pipeline optional); returns counts, values and the forecast by stage',
-				action: 'Get a summary of the deals',
+			method: 'GET',
+			path: '/crm/deals',
+			query: {
+				search: 'filters.search',
+				pipelineId: 'filters.pipelineId',
+				stageId: 'filters.stageId',
+				ownerId: { param: 'filters.ownerId', check: 'uuid' },
+				contactId: 'filters.contactId',
+				crmCompanyId: 'filters.crmCompanyId',
+				isOpen: { param: 'filters.status', convert: (status) => (status === 'open' ? true : undefined) },
+				isWon: { param: 'filters.status', convert: (status) => (status === 'won' ? true : undefined) },
+				isLost: { param: 'filters.status', convert: (status) => (status === 'lost' ? true : undefined) },
+				sortBy: 'filters.sortBy',
+				sortOrder: 'filters.sortOrder',
 			},
-			{
-				name: 'Import Many',
-				value: 'importMany',
-				description: 'Needs Pipeline, Stage and an email or phone number per input item (500 per call); returns each row\'s outcome',
-				action: 'Import contacts with a new deal each',
+			pagination: { style: 'page1', itemsKey: 'deals' },
+			simplify: SIMPLE_DEAL,
+			fields: [...returnAll, simplifyOption, filters],
+		},
+		update: {
+			option: { name: 'Update', description: 'Needs the deal and the fields to change (a stage of its own pipeline); returns the deal', action: 'Update a deal' },
+			method: 'PATCH',
+			path: '/crm/deals/{id}',
+			pathParams: dealPath,
+			body: {
+				name: { param: 'updateFields.name', check: { maxLength: 255 } },
+				stageId: 'updateFields.stageId',
+				...dealFields('updateFields'),
 			},
-			{ name: 'Mark Lost', value: 'markLost', description: 'Needs an open deal and a lost reason; returns the deal', action: 'Mark a deal as lost' },
-			{ name: 'Mark Won', value: 'markWon', description: 'Needs an open deal (won stage optional); returns the deal', action: 'Mark a deal as won' },
-			{
-				name: 'Merge',
-				value: 'merge',
-				description: 'Needs the deal and up to 20 duplicates, which are deleted for good; returns what was merged',
-				action: 'Merge duplicate deals into a deal',
+			check: clearing.check,
+			prepare: async (call) => {
+				await clearing.prepare(call);
+				await assertOwnStage(call);
+				await putCustomFields(call, 'deal');
 			},
-			{
-				name: 'Remove Contact',
-				value: 'removeContact',
-				description: 'Needs the deal and the deal contact ID; returns { deleted: true }',
-				action: 'Remove a contact from a deal',
+			fields: [dealId, updateFields, customFieldsProperty('deal', 'update')],
+		},
+		delete: {
+			option: { name: 'Delete', description: 'Needs the deal; deletes it for good and returns { deleted: true }', action: 'Delete a deal' },
+			method: 'DELETE',
+			path: '/crm/deals/{id}',
+			pathParams: dealPath,
+			fields: [dealId],
+		},
+		markWon: {
+			option: { name: 'Mark Won', description: 'Needs an open deal (won stage optional); returns the deal', action: 'Mark a deal as won' },
+			method: 'PATCH',
+			path: '/crm/deals/{id}/won',
+			pathParams: dealPath,
+			body: stageChange('wonStageId', 'wonOptions.wonStageId'),
+			fields: [dealId, wonOptions],
+		},
+		markLost: {
+			option: { name: 'Mark Lost', description: 'Needs an open deal and a lost reason; returns the deal', action: 'Mark a deal as lost' },
+			method: 'PATCH',
+			path: '/crm/deals/{id}/lost',
+			pathParams: dealPath,
+			body: {
+				lostReason: 'lostReason',
+				lostReasonNote: { param: 'lostOptions.lostReasonNote', check: { maxLength: 1000 } },
+				...stageChange('lostStageId', 'lostOptions.lostStageId'),
 			},
-			{ name: 'Reopen', value: 'reopen', description: 'Needs a closed deal (stage optional); returns the deal', action: 'Reopen a won or lost deal' },
-			{ name: 'Update', value: 'update', description: 'Needs the deal and the fields to change (a stage of its own pipeline); returns the deal', action: 'Update a deal' },
-			{
+			fields: [dealId, lostReason, lostOptions],
+		},
+		reopen: {
+			option: { name: 'Reopen', description: 'Needs a closed deal (stage optional); returns the deal', action: 'Reopen a won or lost deal' },
+			method: 'PATCH',
+			path: '/crm/deals/{id}/reopen',
+			pathParams: dealPath,
+			body: stageChange('stageId', 'reopenOptions.stageId'),
+			fields: [dealId, reopenOptions],
+		},
+		addContact: {
+			option: { name: 'Add Contact', description: 'Needs the deal, the contact and a role; returns the deal contact', action: 'Add a contact to a deal' },
+			method: 'POST',
+			path: '/crm/deals/{id}/contacts',
+			pathParams: dealPath,
+			body: { contactId: { param: 'contactId', check: 'required' }, role: 'role', isPrimary: 'isPrimary' },
+			fields: [dealId, contactId, role, isPrimary],
+		},
+		updateContactRole: {
+			option: {
 				name: 'Update Contact Role',
-				value: 'updateContactRole',
 				description: 'Needs the deal, the deal contact ID and a role or primary flag; returns the deal contact',
 				action: 'Update the role of a contact on a deal',
 			},
-		],
-		default: 'getAll',
-	},
-	{
-		...locatorField('Deal', 'dealId', 'Deal to work on', dealLocator),
-		required: true,
-		displayOptions: show(
-			'get',
-			'update',
-			'delete',
-			'markWon',
-			'markLost',
-			'reopen',
-			'addContact',
-			'updateContactRole',
-			'removeContact',
-			'getDuplicateCandidates',
-			'getAppointments',
-			'getNotes',
-			'getCommunications',
-			'getActivityLog',
-			'getAttachments',
-			'getEmails',
-			'merge',
-		),
-	},
-	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '', placeholder: 'e.g. Acme renewal 2026', displayOptions: show('create'), description: 'Name of the deal, at most 255 characters' },
-	{ ...locatorField('Pipeline', 'pipelineId', 'Pipeline the deal goes through', pipelineLocator), required: true, displayOptions: show('create', 'importMany') },
-	{ ...stageField('stageId', 'Stage Name or ID'), required: true, displayOptions: show('create', 'importMany') },
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show('create'),
-		options: dealOptionFields,
-	},
-	{
-		displayName: 'Contacts',
-		name: 'dealContacts',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Contact',
-		default: {},
-		displayOptions: show('create'),
-		description: 'Contacts of the deal with their roles; at most one primary',
-		options: [
-			{
-				displayName: 'Contact',
-				name: 'contact',
-				values: [
-					{ ...locatorField('Contact', 'contactId', 'CRM contact on the deal', contactLocator), required: true },
-					{ displayName: 'Is Primary', name: 'isPrimary', type: 'boolean', default: false, description: 'Whether this is the deal\'s primary contact' },
-					{ displayName: 'Role', name: 'role', type: 'options', options: ROLES, default: 'other', description: 'Part the contact plays in the deal' },
-				],
+			method: 'PATCH',
+			path: '/crm/deals/{id}/contacts/{dealContactId}',
+			pathParams: { ...dealPath, dealContactId: 'dealContactId' },
+			body: { role: 'role', isPrimary: 'isPrimary' },
+			fields: [dealId, dealContactId, role, isPrimary],
+		},
+		removeContact: {
+			option: { name: 'Remove Contact', description: 'Needs the deal and the deal contact ID; returns { deleted: true }', action: 'Remove a contact from a deal' },
+			method: 'DELETE',
+			path: '/crm/deals/{id}/contacts/{dealContactId}',
+			pathParams: { ...dealPath, dealContactId: 'dealContactId' },
+			fields: [dealId, dealContactId],
+		},
+		getDuplicateCandidates: {
+			option: {
+				name: 'Get Duplicate Candidates',
+				description: 'Needs the deal; returns one item per look-alike deal with its score and reasons (nothing is merged)',
+				action: 'Get the duplicate candidates of a deal',
 			},
-		],
-	},
-	customFieldsProperty('deal', 'create'),
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show('update'),
-		options: byName([
-			...dealOptionFields,
-			{ displayName: 'Clear Company', name: 'clearCompany', type: 'boolean', default: false, description: 'Whether to unlink the deal from its company' },
-			{ displayName: 'Clear Contact', name: 'clearContact', type: 'boolean', default: false, description: 'Whether to remove the deal\'s main contact (its Contacts with roles stay)' },
-			{ displayName: 'Clear Expected Close Date', name: 'clearExpectedCloseDate', type: 'boolean', default: false, description: 'Whether to remove the expected close date' },
-			{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'New name of the deal, at most 255 characters' },
-			{
-				...stageField('stageId', 'Stage Name or ID'),
-				description: `Stage to move the deal to, within its own pipeline (no API route moves a deal to another pipeline). ${STAGE_HINT}.`,
+			method: 'GET',
+			path: DUPLICATE_CANDIDATES,
+			pathParams: dealPath,
+			fields: [dealId],
+		},
+		getAppointments: {
+			option: {
+				name: 'Get Appointments',
+				description: 'Needs the deal; returns one item per appointment with its contacts, newest first',
+				action: 'Get the appointments of a deal',
 			},
-			{ displayName: 'Unassign Owner', name: 'unassignOwner', type: 'boolean', default: false, description: 'Whether to leave the deal without an owner' },
-		]),
-	},
-	customFieldsProperty('deal', 'update'),
-	...getManyFields('deal'),
-	simplifyField('deal', ['get', 'getAll']),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: show('getAll'),
-		options: [
-			locatorField('Company', 'crmCompanyId', 'Only deals with this CRM company', companyLocator),
-			locatorField('Contact', 'contactId', 'Only deals with this main contact', contactOrEmailLocator),
-			locatorField('Owner', 'ownerId', 'Only deals of this owner', userLocator),
-			locatorField('Pipeline', 'pipelineId', 'Only deals in this pipeline', pipelineLocator),
-			{ displayName: 'Search', name: 'search', type: 'string', default: '', description: 'Text the deal\'s name contains' },
-			{
-				displayName: 'Sort By',
-				name: 'sortBy',
-				type: 'options',
-				options: [
-					{ name: 'Created At', value: 'createdAt' },
-					{ name: 'Expected Close Date', value: 'expectedCloseDate' },
-					{ name: 'Name', value: 'name' },
-					{ name: 'Updated At', value: 'updatedAt' },
-					{ name: 'Value', value: 'value' },
-				],
-				default: 'createdAt',
+			method: 'GET',
+			path: '/crm/deals/{id}/appointments',
+			pathParams: dealPath,
+			fields: [dealId],
+		},
+		getNotes: {
+			option: { name: 'Get Notes', description: 'Needs the deal; returns one item per note, pinned first', action: 'Get the notes of a deal' },
+			method: 'GET',
+			path: '/crm/deals/{dealId}/notes',
+			pathParams: { dealId: 'dealId' },
+			fields: [dealId],
+		},
+		getCommunications: {
+			option: {
+				name: 'Get Communications',
+				description: 'Needs the deal; returns one item per logged communication, the latest first',
+				action: 'Get the communications of a deal',
 			},
-			sortOrderField,
-			{ ...stageField('stageId', 'Stage Name or ID'), description: `Only deals in this stage. ${STAGE_HINT}.` },
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				options: [
-					{ name: 'Lost', value: 'lost' },
-					{ name: 'Open', value: 'open' },
-					{ name: 'Won', value: 'won' },
-				],
-				default: 'open',
-				description: 'Only deals in this state',
+			method: 'GET',
+			path: '/crm/deals/{id}/communications',
+			pathParams: dealPath,
+			fields: [dealId],
+		},
+		getActivityLog: {
+			option: {
+				name: 'Get Activity Log',
+				description: 'Needs the deal; returns one item per stage change or field update, newest first (200 at most)',
+				action: 'Get the activity log of a deal',
 			},
-		],
+			method: 'GET',
+			path: '/crm/deals/{id}/activity',
+			pathParams: dealPath,
+			// No pages: the Limit is the API's own `limit`, Return All asks for its most.
+			prepare: async (call) => {
+				call.request.qs.limit = call.limit ?? ACTIVITY_MAX;
+			},
+			pagination: { style: 'none', itemsKey: ACTIVITY_ITEMS },
+			fields: [dealId, ...returnAllFields(ACTIVITY_MAX)],
+		},
+		importMany: {
+			option: {
+				name: 'Import Many',
+				description: 'Needs Pipeline, Stage and an email or phone number per input item (500 per call); returns each row\'s outcome',
+				action: 'Import contacts with a new deal each',
+			},
+			method: 'POST',
+			path: '/crm/deals/bulk-import',
+			values: {
+				pipelineId: 'pipelineId',
+				stageId: 'stageId',
+				updateExisting: { param: 'existingContacts', convert: (choice) => choice === 'update' },
+			},
+			body: {
+				tags: 'importFields.tags',
+				accountOwnerEmail: { param: 'importFields.accountOwnerEmail', check: 'email' },
+				crmCompanyRef: 'importFields.crmCompanyRef',
+				dealName: { param: 'dealFields.dealName', check: { maxLength: 255 } },
+				dealValue: 'dealFields.dealValue',
+				dealCurrency: { param: 'dealFields.dealCurrency', check: 'currency' },
+				dealExpectedCloseDate: { param: 'dealFields.dealExpectedCloseDate', convert: calendarDay },
+				dealOwnerEmail: { param: 'dealFields.dealOwnerEmail', check: 'email' },
+				dealNotes: { param: 'dealFields.dealNotes', check: { maxLength: 10000 } },
+			},
+			prepare: prepareImportRow,
+			batch: {
+				size: IMPORT_BATCH,
+				group: ({ values }) => JSON.stringify([values.pipelineId, values.stageId, values.updateExisting]),
+				wrap: (rows, { values }) => ({ rows, pipelineId: values.pipelineId, stageId: values.stageId, updateExisting: values.updateExisting }),
+				split: rowOutcomes,
+			},
+			fields: [pipelineId, stageId, ...importManyFields],
+		},
+		merge: {
+			option: {
+				name: 'Merge',
+				description: 'Needs the deal and up to 20 duplicates, which are deleted for good; returns what was merged',
+				action: 'Merge duplicate deals into a deal',
+			},
+			method: 'POST',
+			path: '/crm/deals/{id}/merge',
+			pathParams: dealPath,
+			body: { duplicateDealIds: { param: 'duplicateDealIds', convert: (ids) => [...new Set(ids as string[])] } },
+			values: { duplicatesFrom: 'duplicatesFrom', minimumScore: 'minimumScore' },
+			check: checkDuplicates,
+			perform: merge,
+			fields: [dealId, ...mergeFields],
+		},
+		getSummary: {
+			option: {
+				name: 'Get Summary',
+				description: 'Needs nothing (Owner and Pipeline optional); returns counts, values and the forecast by stage',
+				action: 'Get a summary of the deals',
+			},
+			method: 'GET',
+			path: '/crm/deals/summary',
+			query: { ownerId: { param: 'summaryFilters.ownerId', check: 'uuid' }, pipelineId: 'summaryFilters.pipelineId' },
+			fields: [summaryFilters],
+		},
+		getLimits: {
+			option: {
+				name: 'Get Limits',
+				description: 'Needs nothing; returns how many deals there are and how many the plan allows (-1: no limit)',
+				action: 'Get the deal limits of the plan',
+			},
+			method: 'GET',
+			path: '/crm/deals/limits',
+		},
+		getEmails: {
+			option: {
+				name: 'Get Emails',
+				description: 'Needs the deal; returns one item per synced email: headers and preview (the text: Email → Get Body)',
+				action: 'Get the synced emails of a deal',
+			},
+			method: 'GET',
+			path: '/crm/deals/{id}/emails',
+			pathParams: dealPath,
+			pagination: EMAIL_PAGES,
+			fields: [dealId, ...returnAll],
+		},
+		getAttachments: {
+			option: {
+				name: 'Get Attachments',
+				description: 'Needs the deal; returns one item per attached file, as the API gives it',
+				action: 'Get the attachments of a deal',
+			},
+			method: 'GET',
+			path: '/crm/deals/{id}/attachments',
+			pathParams: dealPath,
+			fields: [dealId],
+		},
 	},
-	{
-		displayName: 'Options',
-		name: 'wonOptions',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show('markWon'),
-		options: [{ ...stageField('wonStageId', 'Won Stage Name or ID'), description: `A won stage of the deal's pipeline; the pipeline's first won stage when left out. ${STAGE_HINT}.` }],
-	},
-	{
-		displayName: 'Lost Reason Name or ID',
-		name: 'lostReason',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getLostReasons' },
-		default: '',
-		displayOptions: show('markLost'),
-		description: 'One of the company\'s lost reasons (required when the company\'s settings say so). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
-	{
-		displayName: 'Options',
-		name: 'lostOptions',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show('markLost'),
-		options: [
-			{ ...stageField('lostStageId', 'Lost Stage Name or ID'), description: `A lost stage of the deal's pipeline; the pipeline's first lost stage when left out. ${STAGE_HINT}.` },
-			{ displayName: 'Note', name: 'lostReasonNote', type: 'string', typeOptions: { rows: 2 }, default: '', description: 'Why the deal was lost, in words, at most 1,000 characters' },
-		],
-	},
-	{
-		displayName: 'Options',
-		name: 'reopenOptions',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show('reopen'),
-		options: [{ ...stageField('stageId', 'Stage Name or ID'), description: `An open stage of the deal's pipeline; the pipeline's first open stage when left out. ${STAGE_HINT}.` }],
-	},
-	{ ...locatorField('Contact', 'contactId', 'Contact to add to the deal', contactOrEmailLocator), required: true, displayOptions: show('addContact') },
-	{
-		displayName: 'Deal Contact ID',
-		name: 'dealContactId',
-		type: 'string',
-		required: true,
-		default: '',
-		displayOptions: show('updateContactRole', 'removeContact'),
-		description: 'ID of the contact\'s place on the deal: the ID in the deal\'s contacts (Get), not the contact\'s own ID',
-	},
-	{ displayName: 'Role', name: 'role', type: 'options', options: ROLES, default: 'other', displayOptions: show('addContact', 'updateContactRole'), description: 'Part the contact plays in the deal' },
-	{ displayName: 'Is Primary', name: 'isPrimary', type: 'boolean', default: false, displayOptions: show('addContact', 'updateContactRole'), description: 'Whether this is the deal\'s primary contact (the others stop being primary)' },
-	...importManyProperties,
-	...mergeProperties,
-	{
-		displayName: 'Filters',
-		name: 'summaryFilters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: show('getSummary'),
-		options: [
-			locatorField('Owner', 'ownerId', 'Only the deals of this owner; left out: every owner\'s', userLocator),
-			locatorField('Pipeline', 'pipelineId', 'Only the deals of this pipeline; left out: every pipeline\'s', pipelineLocator),
-		],
-	},
-	...getManyFields('deal', ['getActivityLog'], ACTIVITY_MAX),
-	...getManyFields('deal', ['getEmails']),
-];
+});
