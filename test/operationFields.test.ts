@@ -25,8 +25,7 @@ function canonical(value: unknown): unknown {
 function asShown(property: INodeProperties): string {
 	const { displayOptions, ...rest } = property;
 	const strip = (conditions?: Record<string, unknown>) => {
-		if (!conditions) return undefined;
-		const { resource, operation, ...other } = conditions;
+		const other = Object.fromEntries(Object.entries(conditions ?? {}).filter(([key]) => key !== 'resource' && key !== 'operation'));
 		return Object.keys(other).length ? other : undefined;
 	};
 	const show = strip(displayOptions?.show);

@@ -57,7 +57,7 @@ export const formAnswers: Converter = (value) => {
 };
 
 /** The Label/Value rows of the booking form, named `formAnswers`, shown where `displayOptions` says. */
-export function formAnswersField(displayOptions: INodeProperties['displayOptions'], description: string): INodeProperties {
+export function formAnswersField(description: string, displayOptions?: INodeProperties['displayOptions']): INodeProperties {
 	return {
 		displayName: 'Form Answers',
 		name: 'formAnswers',

@@ -19,10 +19,18 @@ export interface ResourceDeclaration {
 	operations: Record<string, OperationDeclaration>;
 }
 
+/** What the executor runs of an operation's declaration: all but its option and fields. */
+function definitionOf(declaration: OperationDeclaration): OperationDefinition {
+	const definition: Partial<OperationDeclaration> = { ...declaration };
+	delete definition.option;
+	delete definition.fields;
+	return definition as OperationDefinition;
+}
+
 /** The resource's definitions (for the executor) and its properties (the Operation field, then the fields), built from its declarations. */
 export function declareResource(resource: string, { default: start, operations }: ResourceDeclaration): { definitions: ResourceDefinitions; properties: INodeProperties[] } {
 	const entries = Object.entries(operations);
-	const definitions = Object.fromEntries(entries.map(([value, { option, fields, ...definition }]) => [value, definition]));
+	const definitions = Object.fromEntries(entries.map(([value, declaration]) => [value, definitionOf(declaration)]));
 	const options: INodePropertyOptions[] = entries
 		.map(([value, { option }]) => ({ name: option.name, value, description: option.description, action: option.action }))
 		.sort((a, b) => a.name.localeCompare(b.name));

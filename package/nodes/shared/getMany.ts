@@ -1,14 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 /**
- * Return All and Limit of a Get Many (n8n's convention), shown for the resource's listing operations; `maxLimit`
- * where the endpoint answers at most so many in one request and has no pages.
+ * Return All and Limit of a Get Many (n8n's convention), for the operations whose blocks list them (shared/declare.ts):
+ * one call per resource, so that its listing operations share them; `maxLimit` where the endpoint answers at most so
+ * many in one request and has no pages.
  */
-export function getManyFields(resource: string, operations: string[] = ['getAll'], maxLimit?: number): INodeProperties[] {
-	return returnAllFields(maxLimit).map((field) => ({ ...field, displayOptions: { show: { resource: [resource], operation: operations, ...field.displayOptions?.show } } }));
-}
-
-/** Return All and Limit, for the operations whose blocks list them (shared/declare.ts); one call per resource, so that its listing operations share them. */
 export function returnAllFields(maxLimit?: number): INodeProperties[] {
 	return [
 		{

@@ -11,11 +11,6 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
  */
 export const SIMPLIFY_SINCE = 1.1;
 
-/** The Simplify option of a resource's operations, shown from version 1.1 on. */
-export function simplifyField(resource: string, operations: string[]): INodeProperties {
-	return { ...simplifyOption, displayOptions: { show: { resource: [resource], operation: operations, ...simplifyOption.displayOptions?.show } } };
-}
-
 /** The Simplify option, for the operations whose blocks list it (shared/declare.ts), shown from version 1.1 on. */
 export const simplifyOption: INodeProperties = {
 	displayName: 'Simplify',

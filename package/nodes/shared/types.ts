@@ -84,7 +84,7 @@ export interface OperationDefinition {
 	output?: (answer: unknown, call: OperationCall) => IDataObject[];
 	/**
 	 * The fields the Simplify option keeps of each output item (simplify.ts), as paths: `attendees.email` keeps the email
-	 * of each attendee. The resource shows the option with `simplifyField` for the same operations.
+	 * of each attendee. Its block lists `simplifyOption` (simplify.ts) among its fields.
 	 */
 	simplify?: string[];
 	/**

@@ -540,7 +540,7 @@ export const { definitions: bookingOperations, properties: bookingProperties } =
 				firstName,
 				lastName,
 				receiveReminders,
-				formAnswersField(undefined, 'Answers to the booking form, as the attendee would give them'),
+				formAnswersField('Answers to the booking form, as the attendee would give them'),
 				createFields,
 			],
 		},

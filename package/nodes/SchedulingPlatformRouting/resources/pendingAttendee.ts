@@ -109,7 +109,7 @@ const formAnswersInput: INodeProperties = {
 /** Shown with one way of entering the form answers. */
 const answersAs = (mode: string) => ({ show: { formAnswersInput: [mode] } });
 
-const formAnswersRows = formAnswersField(answersAs('fields'), 'The answers the person gave in the booking form');
+const formAnswersRows = formAnswersField('The answers the person gave in the booking form', answersAs('fields'));
 
 const formAnswersJson: INodeProperties = {
 	displayName: 'Form Answers (JSON)',
