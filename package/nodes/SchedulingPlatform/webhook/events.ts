@@ -37,18 +37,66 @@ export function getAppointment(id: string): ApiRequest {
 	return { method: 'GET', path: '/v4/appointment/{id}', pathParams: { id } };
 }
 
-/** Every event name the API accepts on a subscription, as `eventTypes` and as a delivery's `webhookType`. */
-export const eventOptions: INodePropertyOptions[] = [
-	{ name: 'Booking Cancelled', value: 'booking_cancelled', description: 'An appointment is cancelled, or an attendee is removed from a group booking' },
-	{ name: 'Booking Created', value: 'booking_created', description: 'A new appointment is booked' },
-	{ name: 'Booking Rescheduled', value: 'booking_rescheduled', description: 'An appointment moves to another time' },
-	{ name: 'Credential Error', value: 'credential_error', description: 'A connected credential (such as a calendar connection) fails' },
-	{ name: 'Form Submission', value: 'form_submission', description: 'A routing form or funnel is submitted' },
-	{ name: 'New Employee', value: 'new_employee', description: 'A user is added to the company' },
-	{ name: 'Review Published', value: 'review_published', description: 'A review is published' },
-	{ name: 'Review Submitted', value: 'review_submitted', description: 'A review is submitted' },
-	{ name: 'Signature Completed', value: 'signature_completed', description: 'A signature is completed' },
-];
+/** What an event whose delivery carries an appointment adds: the filters and the verification apply to it. */
+interface BookingEvent {
+	/** When it happened, as the API's appointment says (eventTimeOf). */
+	happenedAt: (appointment: IDataObject) => unknown;
+	/** The delivery's field that tells one version of the event from another (deliveryKey); updatedAt when not given. */
+	version?: string;
+	/** Why the API's appointment contradicts the delivery (contradiction), or undefined when it does not. */
+	contradiction?: (data: IDataObject, appointment: IDataObject) => string | undefined;
+}
+
+/** One webhook event, declared in one entry: its option in the Events list and, for a booking event, what it carries. */
+interface WebhookEvent {
+	name: string;
+	description: string;
+	booking?: BookingEvent;
+}
+
+const sameMoment = (a: unknown, b: unknown) => (a === undefined || a === null ? b === undefined || b === null : Date.parse(String(a)) === Date.parse(String(b)));
+
+/**
+ * Every event name the API accepts on a subscription, as `eventTypes` and as a delivery's `webhookType`. A booking's
+ * moment: its creation (`createdAt`), its reschedule (`rescheduledAt`), its cancellation (`cancel.actionAt`; an
+ * attendee leaving a group booking: the appointment's `updatedAt`). A cancellation is contradicted when neither the
+ * appointment nor one of its attendees (a group booking) is cancelled; a reschedule when the appointment has another
+ * start or rescheduledAt.
+ */
+const WEBHOOK_EVENTS: Record<string, WebhookEvent> = {
+	booking_cancelled: {
+		name: 'Booking Cancelled',
+		description: 'An appointment is cancelled, or an attendee is removed from a group booking',
+		booking: {
+			happenedAt: (appointment) => (appointment.isCancelled === true && isObject(appointment.cancel) ? appointment.cancel.actionAt : undefined) ?? appointment.updatedAt,
+			contradiction: (_data, appointment) => {
+				const attendees = Array.isArray(appointment.attendees) ? (appointment.attendees as IDataObject[]) : [];
+				return appointment.isCancelled === true || attendees.some((attendee) => attendee.isCancelled === true) ? undefined : 'the appointment is not cancelled';
+			},
+		},
+	},
+	booking_created: { name: 'Booking Created', description: 'A new appointment is booked', booking: { happenedAt: (appointment) => appointment.createdAt } },
+	booking_rescheduled: {
+		name: 'Booking Rescheduled',
+		description: 'An appointment moves to another time',
+		booking: {
+			happenedAt: (appointment) => appointment.rescheduledAt,
+			version: 'rescheduledAt',
+			contradiction: (data, appointment) => {
+				if (!sameMoment(data.start, appointment.start)) return 'the appointment starts at another time';
+				return sameMoment(data.rescheduledAt, appointment.rescheduledAt) ? undefined : 'the appointment was rescheduled at another moment';
+			},
+		},
+	},
+	credential_error: { name: 'Credential Error', description: 'A connected credential (such as a calendar connection) fails' },
+	form_submission: { name: 'Form Submission', description: 'A routing form or funnel is submitted' },
+	new_employee: { name: 'New Employee', description: 'A user is added to the company' },
+	review_published: { name: 'Review Published', description: 'A review is published' },
+	review_submitted: { name: 'Review Submitted', description: 'A review is submitted' },
+	signature_completed: { name: 'Signature Completed', description: 'A signature is completed' },
+};
+
+export const eventOptions: INodePropertyOptions[] = Object.entries(WEBHOOK_EVENTS).map(([value, { name, description }]) => ({ name, value, description }));
 
 export const eventsProperty: INodeProperties = {
 	displayName: 'Events',
@@ -60,7 +108,7 @@ export const eventsProperty: INodeProperties = {
 };
 
 /** The events whose delivery carries an appointment: the filters and the verification apply to them. */
-export const BOOKING_EVENTS = ['booking_created', 'booking_cancelled', 'booking_rescheduled'];
+export const BOOKING_EVENTS = Object.keys(WEBHOOK_EVENTS).filter((event) => WEBHOOK_EVENTS[event].booking);
 
 /** One delivery: its event name and its data, flat. */
 export interface Delivery {
@@ -89,18 +137,13 @@ export function deliveryOf(body: unknown): Delivery | undefined {
  */
 export function deliveryKey({ webhookType, data }: Delivery): string {
 	if (data.id === undefined || data.id === null) return `${webhookType}|${JSON.stringify(data)}`;
-	const version = webhookType === 'booking_rescheduled' ? data.rescheduledAt : data.updatedAt;
+	const version = data[WEBHOOK_EVENTS[webhookType]?.booking?.version ?? 'updatedAt'];
 	return `${webhookType}|${String(data.id)}|${String(version ?? '')}`;
 }
 
-/**
- * When a booking event happened, as the API's appointment says: its creation (`createdAt`), its reschedule
- * (`rescheduledAt`), its cancellation (`cancel.actionAt`; an attendee leaving a group booking: the appointment's
- * `updatedAt`), in ISO form (UTC); null when the appointment has none that reads as a moment.
- */
+/** When a booking event happened, as the API's appointment says, in ISO form (UTC); null when it has no moment for it. */
 export function eventTimeOf(webhookType: string, appointment: IDataObject): string | null {
-	const cancelledAt = appointment.isCancelled === true && isObject(appointment.cancel) ? appointment.cancel.actionAt : undefined;
-	const moment = { booking_created: appointment.createdAt, booking_rescheduled: appointment.rescheduledAt, booking_cancelled: cancelledAt ?? appointment.updatedAt }[webhookType];
+	const moment = WEBHOOK_EVENTS[webhookType]?.booking?.happenedAt(appointment);
 	const at = typeof moment === 'string' || typeof moment === 'number' ? new Date(moment).getTime() : NaN;
 	return Number.isNaN(at) ? null : new Date(at).toISOString();
 }
@@ -127,23 +170,7 @@ export function appointmentIdOf(data: IDataObject): string | undefined {
 	return typeof data.id === 'string' || typeof data.id === 'number' ? String(data.id) : undefined;
 }
 
-const sameMoment = (a: unknown, b: unknown) => (a === undefined || a === null ? b === undefined || b === null : Date.parse(String(a)) === Date.parse(String(b)));
-
-/**
- * Why the API's appointment contradicts a booking delivery, or undefined when it does not. A cancellation counts
- * when the appointment or one of its attendees (a group booking) is cancelled; a reschedule when the appointment
- * has the delivery's start and rescheduledAt.
- */
-export function contradiction(delivery: Delivery, appointment: IDataObject): string | undefined {
-	const { webhookType, data } = delivery;
-	if (webhookType === 'booking_cancelled') {
-		const attendees = Array.isArray(appointment.attendees) ? (appointment.attendees as IDataObject[]) : [];
-		const cancelled = appointment.isCancelled === true || attendees.some((attendee) => attendee.isCancelled === true);
-		return cancelled ? undefined : 'the appointment is not cancelled';
-	}
-	if (webhookType === 'booking_rescheduled') {
-		if (!sameMoment(data.start, appointment.start)) return 'the appointment starts at another time';
-		if (!sameMoment(data.rescheduledAt, appointment.rescheduledAt)) return 'the appointment was rescheduled at another moment';
-	}
-	return undefined;
+/** Why the API's appointment contradicts a booking delivery, or undefined when it does not. */
+export function contradiction({ webhookType, data }: Delivery, appointment: IDataObject): string | undefined {
+	return WEBHOOK_EVENTS[webhookType]?.booking?.contradiction?.(data, appointment);
 }
