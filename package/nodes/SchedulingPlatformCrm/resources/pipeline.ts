@@ -155,7 +155,7 @@ const stageFields: INodeProperties = {
 	options: stageSettings,
 };
 
-const stageId: INodeProperties = { ...stageField('stageId', 'Stage Name or ID'), required: true };
+const stageIdField: INodeProperties = { ...stageField('stageId', 'Stage Name or ID'), required: true };
 
 const moveToStageId: INodeProperties = {
 	...stageField('moveToStageId', 'Move Deals To Name or ID'),
@@ -264,7 +264,7 @@ export const { definitions: pipelineOperations, properties: pipelineProperties }
 				rottingDays: 'stageUpdateFields.rottingDays',
 			},
 			prepare: async (call) => await assertStageOf(call, call.request.pathParams!.id, call.request.pathParams!.stageId, 'stageId'),
-			fields: [pipelineId, stageId, stageUpdateFields],
+			fields: [pipelineId, stageIdField, stageUpdateFields],
 		},
 		deleteStage: {
 			option: {
@@ -282,7 +282,7 @@ export const { definitions: pipelineOperations, properties: pipelineProperties }
 				await assertStageOf(call, id, stageId, 'stageId');
 				await assertStageOf(call, id, call.request.qs.moveToStageId, 'moveToStageId');
 			},
-			fields: [pipelineId, stageId, moveToStageId],
+			fields: [pipelineId, stageIdField, moveToStageId],
 		},
 		reorderStages: {
 			option: {
