@@ -21,7 +21,7 @@ export const COMPANY_ITEMS = ['companies', 'result'];
 export const contactLocator = locator('searchContacts', 'Contact ID');
 
 /** The "By Email" mode of the contact locator: the contact is found by its email when the node runs. */
-export const contactEmailMode: Pick<INodeProperties, 'modes'> = {
+const contactEmailMode: Pick<INodeProperties, 'modes'> = {
 	modes: [
 		{
 			displayName: 'By Email',
@@ -111,9 +111,8 @@ export async function contactsWith(read: (request: ApiRequest) => Promise<unknow
 	}
 }
 
-
 /** The ID of the one contact with this email (searched once per node run); none or several stop the item, saying which. */
-export async function contactIdOfEmail(email: string, call: Pick<OperationCall, 'lookup' | 'fail'>, label: string): Promise<string> {
+async function contactIdOfEmail(email: string, call: Pick<OperationCall, 'lookup' | 'fail'>, label: string): Promise<string> {
 	const found = await contactsWith(async (request) => await call.lookup(request), { field: 'email', value: email }, call.fail);
 	if (found.length === 1) return String(found[0].id);
 	if (!found.length) {

@@ -121,7 +121,8 @@ export function nearRunEnd(policy: Policy, itemsLeft: number, now: number): Poli
 	}
 	const dueNotStarted = policy.state === 'sharing' && now >= policy.drainAt;
 	const endNear = itemsLeft <= policy.share * RUN_END_NEAR * policy.drainWait;
-	return { ...policy, endDrainBelow: Infinity, ...(dueNotStarted && endNear ? { drainAt: now + itemsLeft / policy.share } : {}) };
+	if (!(dueNotStarted && endNear)) return policy.endDrainBelow === Infinity ? policy : { ...policy, endDrainBelow: Infinity };
+	return { ...policy, endDrainBelow: Infinity, drainAt: now + itemsLeft / policy.share };
 }
 
 /**
@@ -135,7 +136,7 @@ export function measuredShare(policy: Sharing, now: number): number | undefined 
 }
 
 /** Rule: a drain found room when it got ROOM_OF_LIMIT (or ROOM_OF_RATE) more than the rate, and ROOM_MIN_TOKENS in all. */
-export function foundRoom(policy: Sharing, measured: number, now: number): boolean {
+function foundRoom(policy: Sharing, measured: number, now: number): boolean {
 	const found = measured - policy.share / REFILL_SLOWER;
 	return (found >= ROOM_OF_LIMIT || found >= ROOM_OF_RATE * (policy.share / REFILL_SLOWER)) && found * (now - policy.since) >= ROOM_MIN_TOKENS;
 }
@@ -157,7 +158,7 @@ export function nextShare(policy: Sharing, measured: number, now: number): numbe
  * DRAIN_EVERY_ANSWERS answers or DRAIN_WHEN_UNUSED tokens the others would have left, whichever is first; after the
  * first measurement DRAIN_AFTER_FIRST_MEASURE; otherwise the drain planned stays.
  */
-export function nextDrain(policy: Sharing, measured: number, share: number, now: number, jitter: number): Pick<Sharing, 'drainAt' | 'drainWait'> {
+function nextDrain(policy: Sharing, measured: number, share: number, now: number, jitter: number): Pick<Sharing, 'drainAt' | 'drainWait'> {
 	if (policy.state === 'draining') {
 		const wait = foundRoom(policy, measured, now) ? DRAIN_AGAIN_AFTER_ROOM : Math.min(DRAIN_WHEN_UNUSED / Math.max(1 - measured, 0.1), DRAIN_EVERY_ANSWERS / share);
 		return drainIn(now, wait, jitter);
