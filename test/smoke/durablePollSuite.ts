@@ -16,7 +16,9 @@ import { CREDENTIAL, notingWorkflow, until, World } from './triggerWorld';
  * booking's notes once per item, so the sandbox's request log counts what the trigger emitted; n8n's JSON log and its
  * database (scheduled_task, poller_state, execution_entity) show what the scheduler did. Proven, in order:
  * 1. n8n commits no state for the activation poll (poller_state keeps `{}`): the first scheduled poll starts the
- *    watch, so a booking made between activation and that poll is never emitted (n8n's behaviour, not the node's).
+ *    watch, so a booking made between activation and that poll is never emitted (n8n's behaviour, not the node's). The
+ *    booking is made while the sandbox holds that poll's list request 6 s, so it falls between the two reads whatever
+ *    second of the minute n8n activates at.
  * 2. A poll abandoned midway (N8N_SCHEDULER_POLL_TIMEOUT=10, one full-record read held 15 s): n8n logs the timeout
  *    and backs off; the abandoned poll still gets every answer (its staged state is written, then dropped); the next
  *    poll reads the same window again and emits the three bookings once.
@@ -50,6 +52,9 @@ const SCHEDULER = {
 const SHORT_TIMEOUT = { ...SCHEDULER, N8N_SCHEDULER_POLL_TIMEOUT: '10', N8N_SCHEDULER_LEASE_DURATION: '15' };
 /** Second main: a lease of 10 s, shorter than a poll may run (60 s). */
 const SHORT_LEASE = { ...SCHEDULER, N8N_SCHEDULER_POLL_TIMEOUT: '60', N8N_SCHEDULER_LEASE_DURATION: '10' };
+
+/** How long the sandbox holds the first scheduled poll's list request: time to book, well within the poll timeout of 10 s. */
+const FIRST_POLL_HOLD_MS = 6_000;
 
 const LEASE_LOST = 'Scheduler task finished after losing its lease; another instance may have run the same occurrence concurrently';
 /** The node's log line when it finds another poll of the same trigger running. */
@@ -193,6 +198,9 @@ export function durablePollSmoke(): void {
 		await importAll(host, userFolder, world.credentials(), [bookings, triggerOnly(CONVERSATIONS, 'newConversation', 20), triggerOnly(DEALS, 'newDeal', 40)]);
 		for (const id of [BOOKINGS, CONVERSATIONS, DEALS]) await n8n(host, userFolder, 'publish:workflow', `--id=${id}`);
 		await world.control('DELETE', '/requests');
+		slots = await world.openSlots(20);
+		// The activation poll's list passes; the first scheduled poll's is held, and the booking is made meanwhile.
+		await world.control('POST', '/faults', { method: 'GET', path: '/v4/appointment/paginated', after: 1, delayMs: FIRST_POLL_HOLD_MS });
 
 		await start(SHORT_TIMEOUT);
 		await waitFor('the activation polls', async () => {
@@ -204,13 +212,15 @@ export function durablePollSmoke(): void {
 		// Step 5's errors, at the first scheduled poll of the other two workflows.
 		await world.control('POST', '/faults', { method: 'GET', path: '/v4/messenger/conversations', status: 429, retryAfter: '120' });
 		await world.control('POST', '/faults', { method: 'GET', path: '/crm/deals', status: 401, times: 3 });
-		// Not within 5 s of the first scheduled poll (second 0), so the booking is surely older than it.
-		if (new Date().getSeconds() >= 55) await sleep(8_000);
+		await waitFor('the first scheduled poll to ask for the list', async () => (await world.appointmentLists()).length > 1, 90_000);
 		[early] = await bookNext(1, 'early');
 		const bookedAt = Date.now();
-		await waitFor('the first scheduled poll to start the watch', () => cursorOf(BOOKINGS).state !== undefined, 90_000);
-		const [, firstScheduled] = await world.appointmentLists();
-		expect(firstScheduled.receivedAt).toBeGreaterThan(bookedAt);
+		// Booked after the activation poll's answer and before the first scheduled poll's (still held).
+		const [activation, firstScheduled] = await world.appointmentLists();
+		expect(activation.status).toBe(200);
+		expect(firstScheduled.status).toBeNull();
+		await waitFor('the first scheduled poll to start the watch', () => cursorOf(BOOKINGS).state !== undefined, 30_000);
+		expect((await world.appointmentLists())[1].status).toBe(200);
 		const { since } = (cursorOf(BOOKINGS).state as IDataObject);
 		expect(Date.parse(String(since))).toBeGreaterThanOrEqual(Math.floor(bookedAt / 1000) * 1000);
 		expect(executions(BOOKINGS)).toEqual([]);
