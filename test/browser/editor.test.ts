@@ -7,7 +7,8 @@ import { chromium, selectors } from 'playwright-core';
 import { freePort } from '../../scripts/realN8n';
 import { LOGIN, exampleWorkflows, startDemo } from '../../scripts/start';
 import type { Demo } from '../../scripts/start';
-import { PACKAGE_NAME, REPO_DIR } from '../../scripts/packageDir';
+import { PACKAGE_NAME } from '../../scripts/packageDir';
+import { CHROMIUM, SCREENSHOTS } from '../harness/communityNodesPage';
 
 /**
  * The editor as a user meets it: `npm start`'s n8n (startDemo, in a fresh user folder) in Debian's
@@ -21,9 +22,6 @@ import { PACKAGE_NAME, REPO_DIR } from '../../scripts/packageDir';
  */
 
 jest.setTimeout(15 * 60_000);
-
-const SCREENSHOTS = join(REPO_DIR, '.screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let demo: Demo;
 let browser: Browser;

@@ -13,7 +13,8 @@ import { OWNER } from './n8nServer';
  */
 
 export const SCREENSHOTS = join(REPO_DIR, '.screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Debian's Chromium, or the one CHROMIUM_PATH names (the browser tests' one browser). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export interface Editor {
 	browser: Browser;
