@@ -4,7 +4,7 @@ import { clearSwitches } from '../../shared/clearSwitches';
 import { dateTime, endAfterStart } from '../../shared/dates';
 import { declareResource } from '../../shared/declare';
 import { returnAllFields } from '../../shared/getMany';
-import { userLocator } from '../../shared/locators';
+import { locatorField, userLocator } from '../../shared/locators';
 import { simplifyOption } from '../../shared/simplify';
 import { appointmentLocator } from '../locators';
 import { meetingTypeLocator } from '../records';
@@ -32,15 +32,7 @@ const SIMPLE_APPOINTMENT = [
 	'createdAt',
 ];
 
-const appointmentId: INodeProperties = {
-	displayName: 'Appointment',
-	name: 'appointmentId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The appointment to work on. The list shows the newest first; type to search attendee names, emails and meeting names.',
-	...appointmentLocator,
-};
+const appointmentId: INodeProperties = { ...locatorField('Appointment', 'appointmentId', 'The appointment to work on. The list shows the newest first; type to search attendee names, emails and meeting names.', appointmentLocator), required: true };
 
 const cancelFor: INodeProperties = {
 	displayName: 'Cancel For',
@@ -170,14 +162,7 @@ const filters: INodeProperties = {
 			default: '',
 			description: 'Only appointments that start before this moment',
 		},
-		{
-			displayName: 'Meeting Type',
-			name: 'meetingTypeId',
-			type: 'resourceLocator',
-			default: { mode: 'list', value: '' },
-			description: 'Only appointments of this meeting type',
-			...meetingTypeLocator,
-		},
+		locatorField('Meeting Type', 'meetingTypeId', 'Only appointments of this meeting type', meetingTypeLocator),
 		{
 			displayName: 'Search',
 			name: 'search',
@@ -224,14 +209,7 @@ const filters: INodeProperties = {
 			],
 			default: 'upcoming',
 		},
-		{
-			displayName: 'User',
-			name: 'userId',
-			type: 'resourceLocator',
-			default: { mode: 'list', value: '' },
-			description: 'Only appointments this user hosts. Admins can pick any user of the company; members only themselves.',
-			...userLocator,
-		},
+		locatorField('User', 'userId', 'Only appointments this user hosts. Admins can pick any user of the company; members only themselves.', userLocator),
 	],
 };
 

@@ -1,19 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { declareResource } from '../../shared/declare';
+import { locatorField } from '../../shared/locators';
 import { appointmentLocator } from '../locators';
 
 /** Attendee V4 (api-reference §2). Guests and removal go through the attendee's appointment. */
 
-const appointmentId: INodeProperties = {
-	displayName: 'Appointment',
-	name: 'appointmentId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The appointment the attendee belongs to',
-	...appointmentLocator,
-};
+const appointmentId: INodeProperties = { ...locatorField('Appointment', 'appointmentId', 'The appointment the attendee belongs to', appointmentLocator), required: true };
 
 const attendeeId: INodeProperties = {
 	displayName: 'Attendee ID',

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { declareResource } from '../../shared/declare';
 import { returnAllFields } from '../../shared/getMany';
+import { locatorField } from '../../shared/locators';
 import { availabilityLocator } from '../locators';
 import { weekFrom, weeklyHoursProblem, weeklyHoursProperties } from '../weeklyHours';
 
@@ -81,15 +82,7 @@ const holidayFields: INodeProperties[] = [
 	},
 ];
 
-const availabilityId: INodeProperties = {
-	displayName: 'Availability',
-	name: 'availabilityId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The availability to work on',
-	...availabilityLocator,
-};
+const availabilityId: INodeProperties = { ...locatorField('Availability', 'availabilityId', 'The availability to work on', availabilityLocator), required: true };
 
 const name: INodeProperties = {
 	displayName: 'Name',

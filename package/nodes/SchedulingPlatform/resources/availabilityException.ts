@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { declareResource } from '../../shared/declare';
 import { returnAllFields } from '../../shared/getMany';
 import { dateTime, endAfterStart } from '../../shared/dates';
+import { locatorField } from '../../shared/locators';
 import { availabilityLocator } from '../locators';
 
 const typeOptions = [
@@ -10,15 +11,7 @@ const typeOptions = [
 	{ name: 'Extra Time', value: true, description: 'The time can be booked, even outside the weekly hours' },
 ];
 
-const availabilityId: INodeProperties = {
-	displayName: 'Availability',
-	name: 'availabilityId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The availability the exceptions belong to',
-	...availabilityLocator,
-};
+const availabilityId: INodeProperties = { ...locatorField('Availability', 'availabilityId', 'The availability the exceptions belong to', availabilityLocator), required: true };
 
 const exceptionId: INodeProperties = {
 	displayName: 'Exception ID',

@@ -4,7 +4,7 @@ import { calendarDay, dateTime, endAfterStart } from '../../shared/dates';
 import { declareResource } from '../../shared/declare';
 import type { InputCheck } from '../../shared/inputChecks';
 import { InputProblem, inputProblem } from '../../shared/inputChecks';
-import { userLocator } from '../../shared/locators';
+import { locatorField, userLocator } from '../../shared/locators';
 import { appointmentLocator } from '../locators';
 import type { ApiRequest } from '../../shared/transport/request';
 import type { Converter, OperationCall } from '../../shared/types';
@@ -179,25 +179,9 @@ const queueIdField: INodeProperties = {
 	description: 'Round-robin queue whose members host the meeting, instead of Host IDs',
 };
 
-const meetingTypeId: INodeProperties = {
-	displayName: 'Meeting Type',
-	name: 'meetingTypeId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The meeting type to book',
-	...meetingTypeLocator,
-};
+const meetingTypeId: INodeProperties = { ...locatorField('Meeting Type', 'meetingTypeId', 'The meeting type to book', meetingTypeLocator), required: true };
 
-const userId: INodeProperties = {
-	displayName: 'User',
-	name: 'userId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The host whose times to read; any user of the company',
-	...userLocator,
-};
+const userId: INodeProperties = { ...locatorField('User', 'userId', 'The host whose times to read; any user of the company', userLocator), required: true };
 
 const startDate: INodeProperties = {
 	displayName: 'Start Date',
@@ -424,14 +408,7 @@ const slotFields: INodeProperties = {
 		durationField,
 		hostIdsField,
 		queueIdField,
-		{
-			displayName: 'Rescheduling Appointment',
-			name: 'existingAppointmentId',
-			type: 'resourceLocator',
-			default: { mode: 'list', value: '' },
-			description: 'The appointment being moved: its own time is not counted as taken, so its slot stays open',
-			...appointmentLocator,
-		},
+		locatorField('Rescheduling Appointment', 'existingAppointmentId', 'The appointment being moved: its own time is not counted as taken, so its slot stays open', appointmentLocator),
 	],
 };
 
@@ -442,14 +419,7 @@ const availabilityFields: INodeProperties = {
 	placeholder: 'Add Field',
 	default: {},
 	options: [
-		{
-			displayName: 'Meeting Type',
-			name: 'meetingTypeId',
-			type: 'resourceLocator',
-			default: { mode: 'list', value: '' },
-			description: 'Count this meeting type\'s buffers around the host\'s appointments, and its availability when the user hosts it (else the user\'s default availability)',
-			...meetingTypeLocator,
-		},
+		locatorField('Meeting Type', 'meetingTypeId', 'Count this meeting type\'s buffers around the host\'s appointments, and its availability when the user hosts it (else the user\'s default availability)', meetingTypeLocator),
 	],
 };
 

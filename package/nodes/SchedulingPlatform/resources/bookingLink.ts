@@ -4,6 +4,7 @@ import { dateTime } from '../../shared/dates';
 import { declareResource } from '../../shared/declare';
 import { returnAllFields } from '../../shared/getMany';
 import type { OperationCall } from '../../shared/types';
+import { locatorField } from '../../shared/locators';
 import { meetingTypeLocator } from '../records';
 
 /**
@@ -51,15 +52,7 @@ function pageLink(answer: unknown, call: OperationCall): IDataObject[] {
 	return [{ ...found, url: withPrefill(String(found.link), call.values) }];
 }
 
-const meetingTypeId: INodeProperties = {
-	displayName: 'Meeting Type',
-	name: 'meetingTypeId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The meeting type the link books',
-	...meetingTypeLocator,
-};
+const meetingTypeId: INodeProperties = { ...locatorField('Meeting Type', 'meetingTypeId', 'The meeting type the link books', meetingTypeLocator), required: true };
 
 const linkId: INodeProperties = {
 	displayName: 'Link ID',
@@ -119,14 +112,7 @@ const oneTimeFilters: INodeProperties = {
 	placeholder: 'Add Filter',
 	default: {},
 	options: [
-		{
-			displayName: 'Meeting Type',
-			name: 'meetingTypeId',
-			type: 'resourceLocator',
-			default: { mode: 'list', value: '' },
-			description: 'Only the links of this meeting type',
-			...meetingTypeLocator,
-		},
+		locatorField('Meeting Type', 'meetingTypeId', 'Only the links of this meeting type', meetingTypeLocator),
 	],
 };
 

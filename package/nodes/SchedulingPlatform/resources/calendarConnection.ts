@@ -2,17 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { declareResource } from '../../shared/declare';
 import { returnAllFields } from '../../shared/getMany';
-import { userLocator } from '../../shared/locators';
+import { locatorField, userLocator } from '../../shared/locators';
 
 /** Whose connections an operation handles: on Get Many a filter, on Get Connect URL and Update a field of its own. */
-const userField: INodeProperties = {
-	displayName: 'User',
-	name: 'userId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	description: 'Whose calendar connections these are (admins only: any user of the company). Empty: the acting user\'s own.',
-	...userLocator,
-};
+const userField: INodeProperties = locatorField('User', 'userId', 'Whose calendar connections these are (admins only: any user of the company). Empty: the acting user\'s own.', userLocator);
 
 const connectionId: INodeProperties = {
 	displayName: 'Connection ID',

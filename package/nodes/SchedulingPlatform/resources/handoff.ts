@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { dateTime, endAfterStart } from '../../shared/dates';
 import { declareResource } from '../../shared/declare';
-import { userLocator } from '../../shared/locators';
+import { locatorField, userLocator } from '../../shared/locators';
 import { appointmentLocator } from '../locators';
 import type { Converter, OperationCall } from '../../shared/types';
 import { idList } from './booking';
@@ -29,15 +29,7 @@ const appointmentIds: Converter = (value) => {
 	return ids.length > 0 ? ids : undefined;
 };
 
-const appointmentId: INodeProperties = {
-	displayName: 'Appointment',
-	name: 'appointmentId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The appointment to hand off. The list shows the newest first; type to search attendee names, emails and meeting names.',
-	...appointmentLocator,
-};
+const appointmentId: INodeProperties = { ...locatorField('Appointment', 'appointmentId', 'The appointment to hand off. The list shows the newest first; type to search attendee names, emails and meeting names.', appointmentLocator), required: true };
 
 const handOffTo: INodeProperties = {
 	displayName: 'Hand Off To',
@@ -52,16 +44,7 @@ const handOffTo: INodeProperties = {
 	description: 'Who gets the appointment. The new host must be free at its time.',
 };
 
-const userId: INodeProperties = {
-	displayName: 'User',
-	name: 'userId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	displayOptions: { show: { handOffTo: ['user'] } },
-	description: 'The new host, a user of the company',
-	...userLocator,
-};
+const userId: INodeProperties = { ...locatorField('User', 'userId', 'The new host, a user of the company', userLocator), required: true, displayOptions: { show: { handOffTo: ['user'] } } };
 
 const queueId: INodeProperties = {
 	displayName: 'Queue ID',
@@ -83,14 +66,7 @@ const queueGroupId: INodeProperties = {
 	description: 'ID of the queue group that picks the new host',
 };
 
-const optionsAppointmentId: INodeProperties = {
-	displayName: 'Appointment',
-	name: 'appointmentId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	description: 'The appointment to hand off: its hosts are left out, and users not free at its time come with "blocked": true. Empty: every user of the company.',
-	...appointmentLocator,
-};
+const optionsAppointmentId: INodeProperties = locatorField('Appointment', 'appointmentId', 'The appointment to hand off: its hosts are left out, and users not free at its time come with "blocked": true. Empty: every user of the company.', appointmentLocator);
 
 const filters: INodeProperties = {
 	displayName: 'Filters',
@@ -157,16 +133,7 @@ const manyHandOffTo: INodeProperties = {
 	description: 'Who gets the appointments. Each new host must be free at the appointment\'s time, else it is a conflict.',
 };
 
-const targetUserId: INodeProperties = {
-	displayName: 'User',
-	name: 'targetUserId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	displayOptions: { show: { handOffTo: ['user'] } },
-	description: 'The new host of every appointment',
-	...userLocator,
-};
+const targetUserId: INodeProperties = { ...locatorField('User', 'targetUserId', 'The new host of every appointment', userLocator), required: true, displayOptions: { show: { handOffTo: ['user'] } } };
 
 const targetUserIds: INodeProperties = {
 	displayName: 'User Names or IDs',

@@ -5,6 +5,7 @@ import { byName } from '../../shared/fields';
 import { returnAllFields } from '../../shared/getMany';
 import { inputProblem } from '../../shared/inputChecks';
 import type { InputReader, OperationCall, ParamSource } from '../../shared/types';
+import { locatorField } from '../../shared/locators';
 import { bookingOptionsProperty, channelAvailabilities, createOnlyFields, durationList, inviteAndPlaceFields, locationList, metadataEntries } from '../bookingOptions';
 import { availabilityLocator } from '../locators';
 import { weekFrom, weeklyHoursProblem, weeklyHoursProperties } from '../weeklyHours';
@@ -257,15 +258,7 @@ const additionalFields: INodeProperties = {
 	]),
 };
 
-const meetingTypeId: INodeProperties = {
-	displayName: 'Meeting Type',
-	name: 'meetingTypeId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The meeting type to work on',
-	...meetingTypeLocator,
-};
+const meetingTypeId: INodeProperties = { ...locatorField('Meeting Type', 'meetingTypeId', 'The meeting type to work on', meetingTypeLocator), required: true };
 
 const updateFields: INodeProperties = {
 	displayName: 'Update Fields',

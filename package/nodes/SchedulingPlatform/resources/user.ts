@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { declareResource } from '../../shared/declare';
 import { returnAllFields } from '../../shared/getMany';
-import { userLocator } from '../../shared/locators';
+import { locatorField, userLocator } from '../../shared/locators';
 import { weekFrom, weeklyHoursProblem, weeklyHoursProperties } from '../weeklyHours';
 import { channelOptions } from '../records';
 
@@ -105,15 +105,7 @@ const additionalFields: INodeProperties = {
 	],
 };
 
-const userId: INodeProperties = {
-	displayName: 'User',
-	name: 'userId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The user to work on',
-	...userLocator,
-};
+const userId: INodeProperties = { ...locatorField('User', 'userId', 'The user to work on', userLocator), required: true };
 
 const filters: INodeProperties = {
 	displayName: 'Filters',

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { clearSwitches } from '../../shared/clearSwitches';
 import { declareResource } from '../../shared/declare';
-import { userLocator } from '../../shared/locators';
+import { locatorField, userLocator } from '../../shared/locators';
 import type { ParamSource } from '../../shared/types';
 import { customFieldsProperty, putCustomFields } from '../customFields';
 import { returnAllFields } from '../../shared/getMany';
@@ -48,28 +48,13 @@ const companyOptionFields: INodeProperties[] = [
 	{ displayName: 'Domain', name: 'domain', type: 'string', default: '', placeholder: 'e.g. example.com', description: 'Web domain of the company; Get by Domain finds the company by it' },
 	{ displayName: 'Industry', name: 'industry', type: 'string', default: '', placeholder: 'e.g. Software', description: 'Industry of the company, at most 100 characters' },
 	{ displayName: 'Notes', name: 'notes', type: 'string', typeOptions: { rows: 3 }, default: '', description: 'Notes on the company, at most 10,000 characters' },
-	{
-		displayName: 'Owner',
-		name: 'ownerId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		description: 'User who owns the company; on Create the acting user when left out',
-		...userLocator,
-	},
+	locatorField('Owner', 'ownerId', 'User who owns the company; on Create the acting user when left out', userLocator),
 	{ displayName: 'Phone Number', name: 'phoneNumber', type: 'string', default: '', placeholder: 'e.g. +4930123456' },
 	sizeField,
 	{ displayName: 'Website', name: 'website', type: 'string', default: '', placeholder: 'e.g. https://example.com' },
 ];
 
-const companyField: INodeProperties = {
-	displayName: 'Company',
-	name: 'companyId',
-	type: 'resourceLocator',
-	required: true,
-	default: { mode: 'list', value: '' },
-	description: 'CRM company to work on',
-	...companyLocator,
-};
+const companyField: INodeProperties = { ...locatorField('Company', 'companyId', 'CRM company to work on', companyLocator), required: true };
 
 const nameField: INodeProperties = { displayName: 'Name', name: 'name', type: 'string', required: true, default: '', placeholder: 'e.g. Acme Inc.', description: 'Name of the company, at most 255 characters' };
 
@@ -105,14 +90,7 @@ const filters: INodeProperties = {
 	default: {},
 	options: [
 		{ displayName: 'Industry', name: 'industry', type: 'string', default: '', description: 'Only companies of this industry' },
-		{
-			displayName: 'Owner',
-			name: 'ownerId',
-			type: 'resourceLocator',
-			default: { mode: 'list', value: '' },
-			description: 'Only companies of this owner',
-			...userLocator,
-		},
+		locatorField('Owner', 'ownerId', 'Only companies of this owner', userLocator),
 		{ displayName: 'Search', name: 'search', type: 'string', default: '', description: 'Text the name or domain contains' },
 		{ ...sizeField, description: 'Only companies of this size' },
 		{
@@ -137,14 +115,7 @@ const summaryFilters: INodeProperties = {
 	placeholder: 'Add Filter',
 	default: {},
 	options: [
-		{
-			displayName: 'Owner',
-			name: 'ownerId',
-			type: 'resourceLocator',
-			default: { mode: 'list', value: '' },
-			description: 'Only the companies of this owner; left out: every owner\'s',
-			...userLocator,
-		},
+		locatorField('Owner', 'ownerId', 'Only the companies of this owner; left out: every owner\'s', userLocator),
 	],
 };
 

@@ -104,14 +104,7 @@ const tagsField: INodeProperties = {
 	description: 'Tags of the contact (an expression may give a list of texts, or one text with commas)',
 };
 
-const ownerField: INodeProperties = {
-	displayName: 'Account Owner',
-	name: 'accountOwnerId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	description: 'The user of the company who owns the contact',
-	...userLocator,
-};
+const ownerField: INodeProperties = locatorField('Account Owner', 'accountOwnerId', 'The user of the company who owns the contact', userLocator);
 
 const companyField = locatorField('Company', 'crmCompanyId', 'The CRM company the contact works for', companyLocator);
 
@@ -146,26 +139,9 @@ const getBy: INodeProperties = {
 	default: 'contactId',
 };
 
-const contactId: INodeProperties = {
-	displayName: 'Contact',
-	name: 'contactId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The contact to work on. Type to search names, emails and phone numbers.',
-	...contactOrEmailLocator,
-};
+const contactId: INodeProperties = { ...locatorField('Contact', 'contactId', 'The contact to work on. Type to search names, emails and phone numbers.', contactOrEmailLocator), required: true };
 
-const contactToGet: INodeProperties = {
-	displayName: 'Contact',
-	name: 'contactId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	displayOptions: { show: { getBy: ['contactId'] } },
-	description: 'The contact to get. Type to search names, emails and phone numbers.',
-	...contactOrEmailLocator,
-};
+const contactToGet: INodeProperties = { ...locatorField('Contact', 'contactId', 'The contact to get. Type to search names, emails and phone numbers.', contactOrEmailLocator), required: true, displayOptions: { show: { getBy: ['contactId'] } } };
 
 const attendeeId: INodeProperties = {
 	displayName: 'Attendee ID',

@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { declareResource } from '../../shared/declare';
 import { returnAllFields } from '../../shared/getMany';
 import { InputProblem } from '../../shared/inputChecks';
-import { locator } from '../../shared/locators';
+import { locator, locatorField } from '../../shared/locators';
 import type { Converter } from '../../shared/types';
 
 /** Data Field (api-reference §3): the company's contact data fields; ids are numbers, the usage path has no /v4. */
@@ -72,15 +72,7 @@ const flags: INodeProperties[] = [
 	{ displayName: 'Required', name: 'required', type: 'boolean', default: false, description: 'Whether booking forms require the field' },
 ];
 
-const dataFieldId: INodeProperties = {
-	displayName: 'Data Field',
-	name: 'dataFieldId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The data field to work on',
-	...dataFieldLocator,
-};
+const dataFieldId: INodeProperties = { ...locatorField('Data Field', 'dataFieldId', 'The data field to work on', dataFieldLocator), required: true };
 
 const label: INodeProperties = {
 	displayName: 'Label',

@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { OperationCall } from '../../shared/types';
 import { declareResource } from '../../shared/declare';
 import { returnAllFields } from '../../shared/getMany';
+import { locatorField } from '../../shared/locators';
 import { pipelineLocator } from '../records';
 
 /**
@@ -124,15 +125,7 @@ const additionalFields: INodeProperties = {
 	options: [{ displayName: 'Is Default', name: 'isDefault', type: 'boolean', default: false, description: 'Whether new deals go to this pipeline unless another is named; the other pipelines stop being the default' }],
 };
 
-const pipelineId: INodeProperties = {
-	displayName: 'Pipeline',
-	name: 'pipelineId',
-	type: 'resourceLocator',
-	required: true,
-	default: { mode: 'list', value: '' },
-	description: 'Pipeline to work on',
-	...pipelineLocator,
-};
+const pipelineId: INodeProperties = { ...locatorField('Pipeline', 'pipelineId', 'Pipeline to work on', pipelineLocator), required: true };
 
 const updateFields: INodeProperties = {
 	displayName: 'Update Fields',

@@ -4,6 +4,7 @@ import { calendarDay } from '../../shared/dates';
 import { declareResource } from '../../shared/declare';
 import { returnAllFields } from '../../shared/getMany';
 import type { OperationCall } from '../../shared/types';
+import { locatorField } from '../../shared/locators';
 import { billingRunLocator } from '../locators';
 
 /**
@@ -54,15 +55,7 @@ const runOptions: INodeProperties = {
 	],
 };
 
-const billingRunId: INodeProperties = {
-	displayName: 'Billing Run',
-	name: 'billingRunId',
-	type: 'resourceLocator',
-	required: true,
-	default: { mode: 'list', value: '' },
-	description: 'The billing run to get',
-	...billingRunLocator,
-};
+const billingRunId: INodeProperties = { ...locatorField('Billing Run', 'billingRunId', 'The billing run to get', billingRunLocator), required: true };
 
 export const { definitions: billingRunOperations, properties: billingRunProperties } = declareResource('billingRun', {
 	default: 'start',

@@ -154,15 +154,7 @@ const additionalFields: INodeProperties = {
 	options: documentOptions(),
 };
 
-const documentLocatorField: INodeProperties = {
-	displayName: 'Document',
-	name: 'documentId',
-	type: 'resourceLocator',
-	required: true,
-	default: { mode: 'list', value: '' },
-	description: 'The offer or invoice to use',
-	...documentLocator,
-};
+const documentLocatorField: INodeProperties = { ...locatorField('Document', 'documentId', 'The offer or invoice to use', documentLocator), required: true };
 
 const updateFields: INodeProperties = {
 	displayName: 'Update Fields',

@@ -4,6 +4,7 @@ import { declareResource } from '../../shared/declare';
 import { byName } from '../../shared/fields';
 import { returnAllFields } from '../../shared/getMany';
 import type { OperationCall, ParamSource } from '../../shared/types';
+import { locatorField } from '../../shared/locators';
 import { currencyField, taxRateField } from '../fields';
 import { productLocator } from '../locators';
 
@@ -60,15 +61,7 @@ const name: INodeProperties = { displayName: 'Name', name: 'name', type: 'string
 
 const additionalFields: INodeProperties = { displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, options: productOptions() };
 
-const productLocatorField: INodeProperties = {
-	displayName: 'Product',
-	name: 'productId',
-	type: 'resourceLocator',
-	required: true,
-	default: { mode: 'list', value: '' },
-	description: 'The product to use',
-	...productLocator,
-};
+const productLocatorField: INodeProperties = { ...locatorField('Product', 'productId', 'The product to use', productLocator), required: true };
 
 const updateFields: INodeProperties = {
 	displayName: 'Update Fields',

@@ -66,15 +66,7 @@ const startDate: INodeProperties = { displayName: 'Start Date', name: 'startDate
 
 const additionalFields: INodeProperties = { displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, options: scheduleOptions() };
 
-const recurringInvoiceId: INodeProperties = {
-	displayName: 'Recurring Invoice',
-	name: 'recurringInvoiceId',
-	type: 'resourceLocator',
-	required: true,
-	default: { mode: 'list', value: '' },
-	description: 'The schedule to use',
-	...recurringInvoiceLocator,
-};
+const recurringInvoiceId: INodeProperties = { ...locatorField('Recurring Invoice', 'recurringInvoiceId', 'The schedule to use', recurringInvoiceLocator), required: true };
 
 const updateFields: INodeProperties = {
 	displayName: 'Update Fields',

@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { dateTime } from '../../shared/dates';
 import { declareResource } from '../../shared/declare';
 import { returnAllFields } from '../../shared/getMany';
+import { locatorField } from '../../shared/locators';
 import { conversationLocator } from '../locators';
 import { CONVERSATIONS_PATH, CONVERSATION_PATH, conversationStatusField } from '../records';
 
@@ -13,15 +14,7 @@ import { CONVERSATIONS_PATH, CONVERSATION_PATH, conversationStatusField } from '
 
 const conversationId = { id: 'conversationId' };
 
-const conversation: INodeProperties = {
-	displayName: 'Conversation',
-	name: 'conversationId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The conversation to use',
-	...conversationLocator,
-};
+const conversation: INodeProperties = { ...locatorField('Conversation', 'conversationId', 'The conversation to use', conversationLocator), required: true };
 
 const updateFields: INodeProperties = {
 	displayName: 'Update Fields',

@@ -4,6 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { declareResource } from '../../shared/declare';
 import { InputProblem } from '../../shared/inputChecks';
 import type { InputReader, OperationCall } from '../../shared/types';
+import { locatorField } from '../../shared/locators';
 import { conversationLocator, templateLocator } from '../locators';
 import { CONVERSATION_PATH, MESSAGES_PATH, TEMPLATES_PATH } from '../records';
 
@@ -97,16 +98,7 @@ async function send(call: OperationCall): Promise<IDataObject[]> {
 /** Template and its parameters: shown for Type Template, and for Type Text with Send a Template Instead. */
 function templateFields(show: IDisplayOptions['show']): INodeProperties[] {
 	return [
-		{
-			displayName: 'Template',
-			name: 'template',
-			type: 'resourceLocator',
-			default: { mode: 'list', value: '' },
-			required: true,
-			displayOptions: { show },
-			description: 'An approved template of the company, by name and language',
-			...templateLocator,
-		},
+		{ ...locatorField('Template', 'template', 'An approved template of the company, by name and language', templateLocator), required: true, displayOptions: { show } },
 		{
 			displayName: 'Template Parameters',
 			name: 'templateParameters',
@@ -163,16 +155,7 @@ const userId: INodeProperties = {
 	description: 'The contact\'s user ID (a conversation\'s userId), for contacts who withheld their phone number',
 };
 
-const conversation: INodeProperties = {
-	displayName: 'Conversation',
-	name: 'conversationId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	displayOptions: { show: { sendTo: ['conversation'] } },
-	description: 'The conversation to reply in',
-	...conversationLocator,
-};
+const conversation: INodeProperties = { ...locatorField('Conversation', 'conversationId', 'The conversation to reply in', conversationLocator), required: true, displayOptions: { show: { sendTo: ['conversation'] } } };
 
 const type: INodeProperties = {
 	displayName: 'Type',

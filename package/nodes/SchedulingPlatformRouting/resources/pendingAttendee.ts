@@ -5,6 +5,7 @@ import { returnAllFields } from '../../shared/getMany';
 import { emailList } from '../../shared/inputChecks';
 import { jsonOf } from '../../shared/json';
 import type { OperationCall, ParamSource } from '../../shared/types';
+import { locatorField } from '../../shared/locators';
 import { pendingAttendeeLocator } from '../locators';
 import { formAnswers, formAnswersField, nameProblem } from '../../SchedulingPlatform/records';
 
@@ -78,15 +79,7 @@ const additionalOptions: INodeProperties[] = [
 	{ displayName: 'Timezone', name: 'timezone', type: 'string', default: '', placeholder: 'e.g. Europe/Berlin' },
 ];
 
-const pendingAttendee: INodeProperties = {
-	displayName: 'Pending Attendee',
-	name: 'pendingAttendeeId',
-	type: 'resourceLocator',
-	required: true,
-	default: { mode: 'list', value: '' },
-	description: 'The entry to change (its ID is a number)',
-	...pendingAttendeeLocator,
-};
+const pendingAttendee: INodeProperties = { ...locatorField('Pending Attendee', 'pendingAttendeeId', 'The entry to change (its ID is a number)', pendingAttendeeLocator), required: true };
 
 const createEmail: INodeProperties = { displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '', description: 'The person\'s email (or a Phone in Additional Fields)' };
 const updateEmail: INodeProperties = { displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', required: true, default: '', description: 'The person\'s email' };

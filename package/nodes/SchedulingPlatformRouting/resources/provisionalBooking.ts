@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { declareResource } from '../../shared/declare';
 import { returnAllFields } from '../../shared/getMany';
+import { locatorField } from '../../shared/locators';
 import { provisionalBookingLocator } from '../locators';
 import { meetingTypeLocator } from '../../SchedulingPlatform/records';
 
@@ -13,15 +14,7 @@ import { meetingTypeLocator } from '../../SchedulingPlatform/records';
 const ONE = '/v4/provisional-booking/{id}';
 const bookingPath = { id: 'provisionalBookingId' };
 
-const provisionalBooking: INodeProperties = {
-	displayName: 'Provisional Booking',
-	name: 'provisionalBookingId',
-	type: 'resourceLocator',
-	required: true,
-	default: { mode: 'list', value: '' },
-	description: 'The request to decide (the list shows pending ones)',
-	...provisionalBookingLocator,
-};
+const provisionalBooking: INodeProperties = { ...locatorField('Provisional Booking', 'provisionalBookingId', 'The request to decide (the list shows pending ones)', provisionalBookingLocator), required: true };
 
 const reason: INodeProperties = { displayName: 'Reason', name: 'reason', type: 'string', default: '', placeholder: 'e.g. Fully booked that week', description: 'Why it is declined' };
 

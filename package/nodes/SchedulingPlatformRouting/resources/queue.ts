@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { declareResource } from '../../shared/declare';
 import { returnAllFields } from '../../shared/getMany';
 import { InputProblem, inputProblem } from '../../shared/inputChecks';
-import { userLocator } from '../../shared/locators';
+import { locatorField, userLocator } from '../../shared/locators';
 import type { Converter, OperationCall } from '../../shared/types';
 import { queueLocator } from '../locators';
 import { changeMembership } from '../membership';
@@ -87,15 +87,7 @@ const perHost = (displayName: string, name: string, value: INodeProperties): INo
 	options: [{ displayName: 'Host', name: name === 'userCapacities' ? 'capacity' : name === 'userPriorities' ? 'priority' : 'link', values: [hostField, value] }],
 });
 
-const meetingType: INodeProperties = {
-	displayName: 'Meeting Type',
-	name: 'meetingTypeId',
-	type: 'resourceLocator',
-	required: true,
-	default: { mode: 'list', value: '' },
-	description: 'The meeting type whose queue to change (its queue is made on first use)',
-	...meetingTypeLocator,
-};
+const meetingType: INodeProperties = { ...locatorField('Meeting Type', 'meetingTypeId', 'The meeting type whose queue to change (its queue is made on first use)', meetingTypeLocator), required: true };
 
 const user: INodeProperties = { displayName: 'User', name: 'userId', type: 'resourceLocator', required: true, default: { mode: 'list', value: '' }, description: 'The host to add or remove', ...userLocator };
 const queue: INodeProperties = { displayName: 'Queue', name: 'queueId', type: 'resourceLocator', required: true, default: { mode: 'list', value: '' }, description: 'The queue to read', ...queueLocator };

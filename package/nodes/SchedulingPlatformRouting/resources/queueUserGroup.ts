@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { clearSwitches } from '../../shared/clearSwitches';
 import { declareResource } from '../../shared/declare';
-import { userLocator } from '../../shared/locators';
+import { locatorField, userLocator } from '../../shared/locators';
 import type { OperationCall } from '../../shared/types';
 import { queueLocator, queueUserGroupLocator } from '../locators';
 import { changeMembership } from '../membership';
@@ -28,15 +28,7 @@ const member = { userId: { param: 'userId', check: ['required' as const, 'uuid' 
 const queue: INodeProperties = { displayName: 'Queue', name: 'queueId', type: 'resourceLocator', required: true, default: { mode: 'list', value: '' }, description: 'The queue the group joins as one member', ...queueLocator };
 const name: INodeProperties = { displayName: 'Name', name: 'name', type: 'string', required: true, default: '', placeholder: 'e.g. Enterprise pair', description: 'The group\'s name' };
 
-const group: INodeProperties = {
-	displayName: 'Group',
-	name: 'groupId',
-	type: 'resourceLocator',
-	required: true,
-	default: { mode: 'list', value: '' },
-	description: 'The group to use (the list shows the groups of every queue)',
-	...queueUserGroupLocator,
-};
+const group: INodeProperties = { ...locatorField('Group', 'groupId', 'The group to use (the list shows the groups of every queue)', queueUserGroupLocator), required: true };
 
 const user: INodeProperties = { displayName: 'User', name: 'userId', type: 'resourceLocator', required: true, default: { mode: 'list', value: '' }, description: 'The member to add or remove', ...userLocator };
 

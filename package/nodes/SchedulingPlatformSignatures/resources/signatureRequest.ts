@@ -6,6 +6,7 @@ import { declareResource } from '../../shared/declare';
 import { returnAllFields } from '../../shared/getMany';
 import { InputProblem } from '../../shared/inputChecks';
 import type { Converter } from '../../shared/types';
+import { locatorField } from '../../shared/locators';
 import { signatureRequestLocator } from '../locators';
 
 /**
@@ -130,15 +131,7 @@ const additionalFields: INodeProperties = {
 	],
 };
 
-const signatureRequest: INodeProperties = {
-	displayName: 'Signature Request',
-	name: 'signatureRequestId',
-	type: 'resourceLocator',
-	required: true,
-	default: { mode: 'list', value: '' },
-	description: 'The signature request to use',
-	...signatureRequestLocator,
-};
+const signatureRequest: INodeProperties = { ...locatorField('Signature Request', 'signatureRequestId', 'The signature request to use', signatureRequestLocator), required: true };
 
 const reason: INodeProperties = {
 	displayName: 'Reason',
